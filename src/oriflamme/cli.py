@@ -1,0 +1,138 @@
+"""The ``oriflamme`` command: play, simulate, conformance, cards.
+
+A user's mistake (a bad option, a missing file, an impossible configuration) is
+reported in one line on stderr with exit status 2, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from .core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES
+from .core.errors import OriflammeError
+from .core.plugins import Registry
+
+
+def _families(text: str) -> int:
+    try:
+        count = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not MIN_FAMILIES <= count <= MAX_FAMILIES:
+        raise argparse.ArgumentTypeError(f"a game has {MIN_FAMILIES} to {MAX_FAMILIES} "
+                                         f"families, not {count}")
+    return count
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+def _sets(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in text.split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one card set, e.g. base")
+    return names
+
+
+def _variant(text: str) -> tuple[str, str]:
+    name, sep, value = text.partition("=")
+    if not sep or not name.strip():
+        raise argparse.ArgumentTypeError(f"expected NAME=VALUE, not {text!r}")
+    return name.strip(), value.strip()
+
+
+def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
+    parser.add_argument("--families", type=_families, default=families,
+                        help=f"number of families, {MIN_FAMILIES} to {MAX_FAMILIES} "
+                        f"(default {families})")
+    parser.add_argument("--sets", type=_sets, default=("base",),
+                        help="card sets, comma-separated (default base)")
+    parser.add_argument("--variant", type=_variant, action="append", default=[],
+                        metavar="NAME=VALUE", help="a rules variant, e.g. "
+                        "ambush_own_elimination=revised (repeatable)")
+    parser.add_argument("--no-plugins", action="store_true",
+                        help="leave installed third-party plugins out")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="oriflamme", description="A rules engine for the card game Oriflamme.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+
+    play = commands.add_parser("play", help="play a game in the terminal against bots")
+    _add_game_options(play, 4)
+    play.add_argument("--seat", type=_positive, default=1,
+                      help="your seat, 1 = the first family (default 1)")
+    play.add_argument("--seed", type=int, default=None,
+                      help="seed for the deal and the bots (default: random)")
+    play.add_argument("--bots", choices=("random",), default="random",
+                      help="the bots you play against (default random)")
+
+    simulate = commands.add_parser("simulate", help="bots play many games; print the results")
+    _add_game_options(simulate, 3)
+    simulate.add_argument("--games", type=_positive, default=100,
+                          help="number of games (default 100)")
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game "
+                          "(default 0)")
+    simulate.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
+                          help="progress bar on stderr (default: when it is a terminal)")
+
+    conformance = commands.add_parser("conformance", help="run conformance scenarios")
+    conformance.add_argument("paths", nargs="+", metavar="PATH",
+                             help="scenario files or folders of *.yaml files")
+    conformance.add_argument("--no-plugins", action="store_true",
+                             help="leave installed third-party plugins out")
+    conformance.add_argument("-q", "--quiet", action="store_true",
+                             help="print only failures and the closing line")
+
+    cards = commands.add_parser("cards", help="list the cards of the installed sets")
+    cards.add_argument("--sets", type=_sets, default=None, help="only these sets")
+    cards.add_argument("--language", choices=("en", "fr", "pl"), default="en",
+                       help="card names in this language (default en)")
+    cards.add_argument("--no-plugins", action="store_true",
+                       help="leave installed third-party plugins out")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        registry = Registry(entry_points=not args.no_plugins)
+        for problem in registry.problems:
+            print(f"oriflamme: warning: {problem}", file=sys.stderr)
+        if args.command == "conformance":
+            from .commands import conformance_command
+
+            return conformance_command(args, registry)
+        if args.command == "cards":
+            from .commands import cards_command
+
+            return cards_command(args, registry)
+        if args.command == "simulate":
+            from .simulate import simulate_command
+
+            return simulate_command(args, registry)
+        from .terminal import play_command
+
+        return play_command(args, registry)
+    except (OriflammeError, FileNotFoundError) as exc:
+        print(f"oriflamme: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+
+
+def family_names(count: int) -> tuple[str, ...]:
+    return COLOURS[:count]

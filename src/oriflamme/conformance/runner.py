@@ -1,0 +1,143 @@
+"""Running scenarios: set up, play the steps, check the expectations, report.
+
+A failing scenario reports its name and file, the step it reached, and expected
+against actual for each key that differs, like a perft "divide".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from ..core.decisions import Placement
+from ..core.errors import IllegalAnswer, OriflammeError
+from ..core.game import Game
+from ..core.plugins import Registry
+from .expect import actual_next, differences
+from .position import build_game
+from .scenario import Scenario, Step, load_scenario
+
+
+@attrs.frozen
+class ScenarioResult:
+    path: str
+    name: str
+    passed: bool
+    problems: tuple[str, ...] = ()
+
+    def line(self) -> str:
+        status = "PASS" if self.passed else "FAIL"
+        return f"{status} {self.path}: {self.name}"
+
+    def report(self) -> str:
+        """One line if it passed; with every problem, indented, if it failed."""
+        return "\n".join([self.line(), *(f"    {p}" for p in self.problems)])
+
+
+class _StepFailed(Exception):
+    pass
+
+
+def find_scenarios(paths: Iterable[str | Path]) -> list[Path]:
+    """Every ``*.yaml`` file under ``paths`` (files given directly are kept), sorted."""
+    found: list[Path] = []
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*.yaml") if p.is_file()))
+        elif path.exists():
+            found.append(path)
+        else:
+            raise FileNotFoundError(f"no such file or folder: {path}")
+    return found
+
+
+def run_paths(paths: Iterable[str | Path], registry: Registry) -> Iterator[ScenarioResult]:
+    for path in find_scenarios(paths):
+        yield run_file(path, registry)
+
+
+def run_file(path: str | Path, registry: Registry) -> ScenarioResult:
+    """Run one scenario file; a file that breaks the format is a failure, with its reason."""
+    try:
+        scenario = load_scenario(path)
+    except OriflammeError as exc:
+        return ScenarioResult(str(path), "(unreadable scenario)", False, (str(exc),))
+    try:
+        return run_scenario(scenario, registry)
+    except OriflammeError as exc:
+        return ScenarioResult(scenario.path, scenario.name, False, (str(exc),))
+
+
+def run_scenario(scenario: Scenario, registry: Registry) -> ScenarioResult:
+    game = build_game(scenario, registry)
+    try:
+        for step in scenario.steps:
+            _play(game, step)
+    except _StepFailed as failure:
+        return ScenarioResult(scenario.path, scenario.name, False, (str(failure),))
+    found = differences(scenario, game)
+    if found:
+        reached = f"after step {len(scenario.steps)} of {len(scenario.steps)}"
+        return ScenarioResult(scenario.path, scenario.name, False,
+                              (f"expectations failed {reached}:", *found))
+    return ScenarioResult(scenario.path, scenario.name, True)
+
+
+def _play(game: Game, step: Step) -> None:
+    where = f"step {step.number} ({step.where})"
+    decision = game.decision
+    if decision is None:
+        raise _StepFailed(f"{where}: {step.family} should answer a {step.kind} decision, "
+                          "but the game is over")
+    if decision.family != step.family or decision.kind != step.kind:
+        raise _StepFailed(f"{where}: expected {{{step.family}: {step.kind}}} to be asked, "
+                          f"but the game asks {actual_next(game)}")
+    before = game.snapshot() if step.error else None
+    try:
+        game.answer(engine_answer(game, step))
+    except IllegalAnswer as refused:
+        if not step.error:
+            raise _StepFailed(f"{where}: the engine refused {dict(step.answer)}: "
+                              f"{refused}") from None
+        if game.snapshot() != before:
+            raise _StepFailed(f"{where}: the refused answer changed the game") from None
+        return
+    if step.error:
+        raise _StepFailed(f"{where}: {dict(step.answer)} should have been refused, "
+                          "but the engine accepted it")
+
+
+def engine_answer(game: Game, step: Step) -> Any:
+    """The step's answer in the engine's terms: queue cards become position indices.
+
+    The scenario names cards by id, as a referee who sees everything would; the
+    engine's answers name queue cards by position, so that a family's answers
+    never need another family's hidden card ids. A card that is not a top card
+    cannot be named by position, and is refused here, as the engine would.
+    """
+    answer = step.answer
+    kind = step.kind
+    if kind == "reveal":
+        return answer["reveal"]
+    if kind == "move":
+        return answer["to"]
+    if kind == "choose":
+        return answer["choose"]
+    if kind == "target":
+        return _top_position(game, answer["target"], "target")
+    at = answer["at"]
+    spot = at if at in ("first", "last") else _top_position(game, at, "place on")
+    return spot if kind == "twin" else Placement(answer["place"], spot)
+
+
+def _top_position(game: Game, card: str, what: str) -> int:
+    position = game.position(card) if card in game.key_of else None
+    if position is None:
+        where = "covered" if game.location(card) else "not in the queue"
+        raise IllegalAnswer(f"cannot {what} {card}: it is {where}; only the top card of a "
+                            "position can be chosen (RULINGS R6)")
+    return position

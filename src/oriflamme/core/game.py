@@ -1,0 +1,225 @@
+"""A game of Oriflamme: set up from a configuration, advanced by answering decisions.
+
+>>> game = Game.new(GameConfig(families=("red", "blue", "green"), seed=1),
+...                 registry=Registry(entry_points=False))
+>>> game.decision.kind
+'place'
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .answers import check_answer
+from .cardsets import Setup
+from .config import DIRECTIONS, GameConfig
+from .decisions import Decision
+from .errors import ConfigError, IllegalAnswer
+from .events import Event, GameStarted, RoundStarted, event_from_record
+from .plugins import Registry
+from .round import Round
+from .rules import GameRules
+from .scoring import final_scores, winners
+from .state import END, PILES, PLACEMENT
+
+HAND_SIZE = 7  # RULINGS G2: every family keeps 7 cards; the rest are set aside
+
+
+def card_ids(family: str, keys: tuple[str, ...]) -> list[str]:
+    """The ids of ``family``'s cards: ``red.soldier``; a second copy is ``red.soldier.2``."""
+    ids: list[str] = []
+    seen: dict[str, int] = {}
+    for key in keys:
+        seen[key] = seen.get(key, 0) + 1
+        ids.append(f"{family}.{key}" if seen[key] == 1 else f"{family}.{key}.{seen[key]}")
+    return ids
+
+
+class Game(Round):
+    """A game in progress. Read ``decision``; call ``answer``; repeat until ``over``."""
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, config: GameConfig | None = None, *, registry: Registry | None = None,
+            **options: Any) -> Game:
+        """A new game, set up by the rulebook (RULINGS G2) from ``config``.
+
+        ``options`` are GameConfig fields, for a config given inline. Pass one
+        ``registry`` when creating many games: building one loads every plugin.
+        """
+        if config is None:
+            config = GameConfig(**options)
+        elif options:
+            raise TypeError("give either a GameConfig or its fields, not both")
+        config.check()
+        registry = registry if registry is not None else Registry()
+        card_list = config.cards if config.cards is not None else registry.set_cards(config.sets)
+        rules = registry.rules(card_list, config.sets, dict(config.variants))
+        rng = random.Random(config.seed)
+        families = config.families
+        first = config.first_player or rng.choice(families)
+        direction = config.direction or rng.choice(DIRECTIONS)
+        game = cls.blank(rules, config, direction=direction)
+        for family in families:
+            ids = card_ids(family, card_list)
+            for card_id, key in zip(ids, card_list, strict=True):
+                game.family_of[card_id] = family
+                game.key_of[card_id] = key
+            shuffled = [c for c, k in zip(ids, card_list, strict=True)
+                        if rules.definitions[k].setup is Setup.SHUFFLED]
+            if len(shuffled) < HAND_SIZE:
+                raise ConfigError(f"a family needs at least {HAND_SIZE} cards to shuffle, "
+                                  f"the card list gives {len(shuffled)}")
+            rng.shuffle(shuffled)
+            aside = set(shuffled[:len(shuffled) - HAND_SIZE])
+            dealt = set(shuffled)
+            # Zones list cards in card-list order: the shuffle decides only which
+            # cards are set aside, and a stable order reads better.
+            game.set_aside[family] = tuple(c for c in ids if c in aside)
+            game.hands[family] = tuple(c for c in ids if c in dealt and c not in aside)
+            game.reserve[family] = tuple(c for c in ids if c not in dealt)
+        game.first = families.index(first)
+        game._emit(GameStarted.kind, first, card_list)
+        game._emit(RoundStarted.kind, 1, first)
+        game._run()
+        return game
+
+    @classmethod
+    def blank(cls, rules: GameRules, config: GameConfig, *, direction: str = DIRECTIONS[0],
+              influence: int = 1) -> Game:
+        """An empty table for ``config``'s families: round 1, placement, nothing dealt."""
+        game = object.__new__(cls)
+        game.rules = rules
+        game.config = config
+        game.families = config.families
+        game.family_of = {}
+        game.key_of = {}
+        game.direction = direction
+        game.queue = []
+        game.up = set()
+        game.tokens = {}
+        game.bribes = {}
+        for zone in PILES:
+            setattr(game, zone, dict.fromkeys(config.families, ()))
+        game.influence = dict.fromkeys(config.families, influence)
+        game.round = 1
+        game.phase = PLACEMENT
+        game.first = 0
+        game.placed = 0
+        game.walk = 0
+        game.acting = None
+        game.acting_gone = False
+        game.revealing = None
+        game.pending = None
+        game.tasks = []
+        game.log = []
+        return game
+
+    # Asking and answering.
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        pending = self.pending
+        return pending.decision if pending is not None else None
+
+    def answer(self, answer: object) -> None:
+        """Answer the pending decision and play on to the next one.
+
+        An answer that is not legal raises :class:`IllegalAnswer`, which says why,
+        and leaves the game exactly as it was.
+        """
+        pending = self.pending
+        if pending is None:
+            raise IllegalAnswer("the game is over: there is no decision to answer")
+        decision = pending.decision
+        value = check_answer(self, decision, answer)
+        self.pending = None
+        then = pending.then
+        if then is not None:
+            key, name, card, args = then
+            target = self if key is None else self.rules.abilities[key]
+            method = getattr(target, name)
+            if key is None:
+                method(card, *args, value)
+            else:
+                method(self, card, *args, value)
+        elif decision.kind == "place":
+            self._place(decision.family, value)  # type: ignore[arg-type]
+        elif value:
+            self._reveal(decision.card)  # type: ignore[arg-type]
+        else:
+            self._decline(decision.card)  # type: ignore[arg-type]
+        self._run()
+
+    def legal(self, answer: object) -> bool:
+        """Whether ``answer`` would be accepted now."""
+        if self.pending is None:
+            return False
+        try:
+            check_answer(self, self.pending.decision, answer)
+        except IllegalAnswer:
+            return False
+        return True
+
+    # The end.
+
+    @property
+    def over(self) -> bool:
+        return self.phase == END
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each family's Influence (the final score once the game is over)."""
+        return final_scores(self)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The winning families once the game is over (several for a shared win)."""
+        if not self.over:
+            raise ValueError("the game is not over yet")
+        return winners(self)
+
+    # Looking at it.
+
+    @property
+    def events(self) -> list[Event]:
+        """The event log, as typed events."""
+        return [event_from_record(record) for record in self.log]
+
+    def view(self, family: str) -> Any:
+        """What ``family`` may see of the game (see :class:`~oriflamme.core.views.View`)."""
+        from .views import View
+
+        return View(self, family)
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as plain data: what :meth:`to_json` writes and ``==`` compares."""
+        from .saves import snapshot
+
+        return snapshot(self)
+
+    def to_json(self) -> str:
+        from .saves import dump
+
+        return dump(self)
+
+    @classmethod
+    def from_json(cls, text: str, *, registry: Registry | None = None) -> Game:
+        from .saves import load
+
+        return load(cls, text, registry if registry is not None else Registry())
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        decision = self.decision
+        asking = f"{decision.family} to {decision.kind}" if decision else "over"
+        return f"<Game round {self.round} {self.phase}, {asking}>"

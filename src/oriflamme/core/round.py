@@ -1,0 +1,196 @@
+"""A round of the game: the placement phase, then the resolution phase, run as a
+loop that stops whenever a family must answer.
+
+Work in progress is kept as data so a game can be cloned or saved at any
+question: ``pending`` is the question, with how to continue once answered, and
+``tasks`` is a stack of work waiting for the current ability to finish.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from .actions import Actions
+from .cardsets import RevealTokens
+from .decisions import (
+    FIRST,
+    LAST,
+    REVEAL_OPTIONS,
+    Answer,
+    At,
+    Decision,
+    DecisionKind,
+    Pending,
+    Placement,
+    Placements,
+)
+from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
+from .scoring import final_scores, winners
+from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION
+
+AbilityMethod = Callable[..., None]
+
+
+class Round(Actions):
+    __slots__ = ()
+
+    # Questions, and work to do after them.
+
+    def ask(self, family: str, kind: DecisionKind, options: Sequence[Answer],
+            then: AbilityMethod, card: str, *args: Any) -> None:
+        """Ask ``family`` to choose among ``options``; then call ``then(game, card, *args, answer)``.
+
+        ``then`` must be a method of a registered ability. RULINGS R4: with no
+        option nothing happens; with exactly one it is applied without asking.
+        """
+        count = len(options)
+        if count == 0:
+            return
+        if count == 1:
+            then(self, card, *args, options[0])
+            return
+        key = self.rules.ability_keys[id(then.__self__)]  # type: ignore[attr-defined]
+        self.pending = Pending(Decision(family, kind, options, card),
+                               (key, then.__name__, card, args))
+
+    def ask_target(self, card: str, positions: Sequence[int], then: AbilityMethod,
+                   *args: Any) -> None:
+        """Ask ``card``'s owner to choose one of the top cards at ``positions``."""
+        self.ask(self.owner(card), "target", positions, then, card, *args)
+
+    def then(self, then: AbilityMethod, card: str, *args: Any) -> None:
+        """Call ``then(game, card, *args)`` once the work started after this call is done."""
+        key = self.rules.ability_keys[id(then.__self__)]  # type: ignore[attr-defined]
+        self.tasks.append((key, then.__name__, card, args))
+
+    def apply_ability(self, key: str, card: str) -> None:
+        """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot)."""
+        self.rules.ability(key).activate(self, card)  # type: ignore[arg-type]
+
+    # The loop.
+
+    def _run(self) -> None:
+        tasks = self.tasks
+        abilities = self.rules.abilities
+        while self.pending is None:
+            if tasks:
+                key, name, card, args = tasks.pop()
+                if key is None:
+                    getattr(self, name)(card, *args)
+                else:
+                    getattr(abilities[key], name)(self, card, *args)
+            elif self.phase == RESOLUTION:
+                self._next_in_walk()
+            elif self.phase == PLACEMENT:
+                self._next_to_place()
+            else:
+                return
+
+    # Placement phase (RULINGS G4).
+
+    def _next_to_place(self) -> None:
+        count = len(self.families)
+        while self.placed < count:
+            family = self.families[(self.first + self.placed) % count]
+            hand = self.hands[family]
+            if hand:
+                self.pending = Pending(Decision(family, "place", Placements(hand, self.spots(family))),
+                                       None)
+                return
+            self.placed += 1  # a family with no card left has nothing to place
+        self.phase = RESOLUTION
+        self.walk = 0
+        self.acting = None
+
+    def spots(self, family: str, *, stacking: bool | None = None) -> tuple[At, ...]:
+        """Where ``family`` may put a card: the ends, and (from round 2) its own top cards."""
+        if not self.queue:
+            return (FIRST,)  # FORMAT: in an empty queue first and last are one answer
+        if stacking is None:
+            stacking = self.round >= 2
+        if not stacking:
+            return (FIRST, LAST)
+        owner = self.owner
+        return (FIRST, LAST, *(i for i, stack in enumerate(self.queue)
+                               if owner(stack[-1]) == family))
+
+    def _place(self, family: str, placement: Placement) -> None:
+        self.take("hands", family, placement.card)
+        self.put(placement.card, family, placement.at)
+        self.placed += 1
+
+    # Resolution phase (RULINGS R1, R8).
+
+    def _next_in_walk(self) -> None:
+        walk = self.walk
+        if walk >= len(self.queue):
+            self._end_round()
+            return
+        card = self.queue[walk][-1]
+        self.acting = card
+        self.acting_gone = False
+        if card in self.up:
+            self._activate(card)
+        else:
+            self.pending = Pending(Decision(self.owner(card), "reveal", REVEAL_OPTIONS, card),
+                                   None)
+
+    def _decline(self, card: str) -> None:
+        tokens = self.tokens.get(card, 0) + 1
+        self.tokens[card] = tokens
+        self.log.append((TokenAdded.kind, card, self.owner(card), self.walk, tokens))
+        self.walk += 1
+        self.acting = None
+
+    def _reveal(self, card: str) -> None:
+        # RULINGS R2: gain the tokens on it, then apply its ability.
+        owner = self.owner(card)
+        self.up.add(card)
+        tokens = self.tokens.pop(card, 0)
+        mode = self.rules.definitions[self.key_of[card]].reveal_tokens
+        gained = 0
+        if mode is RevealTokens.GAIN:
+            gained = tokens
+        elif mode is RevealTokens.DOUBLE:
+            gained = 2 * tokens
+        elif mode is RevealTokens.ABILITY and tokens:
+            self.tokens[card] = tokens  # the ability spends them (Ablaze's Plot)
+        self.gain(owner, gained, card)
+        self._emit(Revealed.kind, card, owner, tokens, gained)
+        self.revealing = card
+        self._activate(card)
+
+    def _activate(self, card: str) -> None:
+        self.tasks.append((None, "_finish", card, ()))
+        self.rules.ability(self.key_of[card]).activate(self, card)  # type: ignore[arg-type]
+
+    def _finish(self, card: str) -> None:
+        if self.rules.definitions[self.key_of[card]].discard_after_use and \
+                self.position(card) is not None:
+            self.discard(card)
+        # RULINGS R8: if the acting card is still on top of its position, the walk
+        # moves on; if it left and a card under it is now on top, that card resolves
+        # next; if the position is gone, the one that followed it now has its index.
+        if not self.acting_gone and self.queue[self.walk][-1] == card:
+            self.walk += 1
+        self.acting = None
+        self.revealing = None
+
+    def _end_round(self) -> None:
+        self._emit(RoundEnded.kind, self.round)
+        if self.round >= LAST_ROUND:
+            self.phase = END  # RULINGS G5: after round 6 the game ends
+            scores = final_scores(self)
+            self._emit(GameEnded.kind, tuple(scores.items()), winners(self))
+            return
+        self.round += 1
+        self.first = (self.first + 1) % len(self.families)  # RULINGS G5
+        self.placed = 0
+        self.phase = PLACEMENT
+        self.walk = 0
+        self._emit(RoundStarted.kind, self.round, self.families[self.first])
+
+    def revealed_now(self, card: str) -> bool:
+        """Whether ``card`` was revealed by its owner this turn (not already face up)."""
+        return self.revealing == card

@@ -1,0 +1,66 @@
+"""A game's rules table: built once when a game is created, shared by its clones.
+
+It holds what the game's cards are and do (definitions and abilities keyed by
+card key), who observes which event, and the value of every variant. Nothing in
+it changes during a game, so cloning a game never copies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from .ability import Ability, reacts_to_elimination
+from .cardsets import CardDef
+from .variants import VariantValue
+
+if TYPE_CHECKING:
+    from .events import Event
+    from .game import Game
+
+Observer = Callable[["Game", "Event"], Any]
+
+#: The ability of a card that no plugin implements: it does nothing.
+INERT = Ability()
+
+
+@attrs.frozen
+class GameRules:
+    """The card list, definitions, abilities, observers and variant values of one game.
+
+    ``cards`` is the game's card list: the keys every family holds one copy of
+    (RULINGS G1). ``definitions`` covers every key a game may meet, which for a
+    scenario can be more than the list.
+    """
+
+    cards: tuple[str, ...]
+    sets: tuple[str, ...]
+    definitions: Mapping[str, CardDef]
+    abilities: Mapping[str, Ability]
+    observers: Mapping[str, tuple[Observer, ...]]
+    variants: Mapping[str, VariantValue]
+    plugins: tuple[tuple[str, str, str], ...] = ()  # (plugin, distribution, version)
+    # Derived tables for the hot path: which ability reacts to its elimination,
+    # and which key an ability object answers to (to store a continuation by name).
+    reactions: Mapping[str, Ability] = attrs.field(init=False)
+    ability_keys: Mapping[int, str] = attrs.field(init=False)
+
+    @reactions.default
+    def _reactions(self) -> Mapping[str, Ability]:
+        return {key: a for key, a in self.abilities.items() if reacts_to_elimination(a)}
+
+    @ability_keys.default
+    def _ability_keys(self) -> Mapping[int, str]:
+        keys: dict[int, str] = {}
+        for key, ability in sorted(self.abilities.items()):
+            keys.setdefault(id(ability), key)
+        return keys
+
+    def ability(self, key: str) -> Ability:
+        """The ability of card ``key`` (a card nobody implements does nothing)."""
+        return self.abilities.get(key, INERT)
+
+    def definition(self, key: str) -> CardDef:
+        return self.definitions[key]

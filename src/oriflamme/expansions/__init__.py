@@ -1,0 +1,1 @@
+"""The card sets that ship with ``oriflamme``, each a plugin like any other."""

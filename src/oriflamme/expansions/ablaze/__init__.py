@@ -1,0 +1,1 @@
+"""Oriflamme: Ablaze. Not implemented yet: this plugin registers nothing."""

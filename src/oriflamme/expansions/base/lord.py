@@ -1,0 +1,21 @@
+"""Lord: earn 1, plus 1 per adjacent card that is in your family."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oriflamme import Ability
+
+if TYPE_CHECKING:
+    from oriflamme import Game
+
+
+class Lord(Ability):
+    # RULINGS B-Lord: adjacent TOP cards owned by the Lord's owner, face up or
+    # down (Polish note: only the top of a stack counts).
+    def activate(self, game: Game, card: str) -> None:
+        owner = game.owner(card)
+        queue = game.queue
+        bonus = sum(1 for i in game.adjacent(game.index(card))
+                    if game.owner(queue[i][-1]) == owner)
+        game.gain(owner, 1 + bonus, card)

@@ -1,0 +1,35 @@
+"""Royal Decree: move a card wherever you want in the Queue. Discard Royal Decree."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oriflamme import Ability
+
+if TYPE_CHECKING:
+    from oriflamme import Game
+
+
+class RoyalDecree(Ability):
+    # RULINGS B-Royal Decree: any top card but the Decree moves, with its face
+    # and tokens, to a new position of its own (never onto another card); the
+    # card under it becomes the top. The Decree stays where it is during the
+    # move and is discarded afterwards (discard_after_use), and the walk goes on
+    # from its position (R8).
+    def activate(self, game: Game, card: str) -> None:
+        own = game.index(card)
+        game.ask_target(card, [i for i in range(len(game.queue)) if i != own],
+                        self.choose_destination)
+
+    def choose_destination(self, game: Game, card: str, position: int) -> None:
+        target = game.top(position)
+        alone = len(game.queue[position]) == 1
+        # FORMAT.md: `to` is the index the card has once moved, the Decree still
+        # in place. Lifting a lone card closes its gap first.
+        positions_left = len(game.queue) - 1 if alone else len(game.queue)
+        # docs/rulings.md P2: putting a lone card back where it was is no move.
+        options = [to for to in range(positions_left + 1) if not (alone and to == position)]
+        game.ask(game.owner(card), "move", options, self.move, card, target)
+
+    def move(self, game: Game, card: str, target: str, to: int) -> None:
+        game.move(target, to)
