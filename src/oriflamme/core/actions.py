@@ -16,10 +16,9 @@ class Actions(Queue):
 
     def _emit(self, kind: str, *fields: Any) -> None:
         self.log.append((kind, *fields))
-        observers = self.rules.observers.get(kind)
-        if observers:
+        if kind in self.rules.observers:
             event = EVENT_TYPES[kind](*fields)
-            for observer in observers:
+            for observer in self.rules.observers[kind]:
                 observer(self, event)  # type: ignore[arg-type]
 
     # Who and what.

@@ -24,8 +24,6 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any, Literal, NamedTuple, overload
 
-import attrs
-
 DecisionKind = Literal["place", "reveal", "target", "move", "twin", "choose"]
 KINDS: tuple[DecisionKind, ...] = ("place", "reveal", "target", "move", "twin", "choose")
 FIRST, LAST = "first", "last"
@@ -42,9 +40,8 @@ class Placement(NamedTuple):
 Answer = bool | int | str | Placement
 
 
-@attrs.frozen
-class Decision:
-    """The question the game is waiting on.
+class Decision(NamedTuple):
+    """The question the game is waiting on (a named tuple: one is made per question).
 
     ``family`` must answer a decision of ``kind``; ``options`` are the legal
     answers; ``card`` is the card it is about (the acting card, or the face-down
@@ -68,14 +65,16 @@ class Placements(Sequence[Placement]):
     so they are indexed arithmetically instead of built.
     """
 
-    __slots__ = ("ats", "cards")
+    __slots__ = ("_size", "_width", "ats", "cards")
 
     def __init__(self, cards: tuple[str, ...], ats: tuple[At, ...]) -> None:
         self.cards = cards
         self.ats = ats
+        self._width = len(ats)
+        self._size = len(cards) * self._width
 
     def __len__(self) -> int:
-        return len(self.cards) * len(self.ats)
+        return self._size
 
     @overload
     def __getitem__(self, index: int) -> Placement: ...
@@ -84,11 +83,9 @@ class Placements(Sequence[Placement]):
     def __getitem__(self, index: int | slice) -> Placement | Sequence[Placement]:
         if isinstance(index, slice):
             return tuple(self)[index]
-        if index < 0:
-            index += len(self)
-        if not 0 <= index < len(self):
-            raise IndexError(index)
-        card, at = divmod(index, len(self.ats))
+        if not 0 <= index < self._size:
+            return tuple(self)[index]  # negative indices, and IndexError past the end
+        card, at = divmod(index, self._width)
         return Placement(self.cards[card], self.ats[at])
 
     def __iter__(self) -> Iterator[Placement]:
@@ -117,11 +114,6 @@ class Placements(Sequence[Placement]):
 Continuation = tuple[str | None, str, str, tuple[Any, ...]]
 #: Work waiting on the task stack, in the same form.
 Task = Continuation
-
-
-class Pending(NamedTuple):
-    decision: Decision
-    then: Continuation | None  # None: a placement or a reveal, which the engine answers
 
 
 REVEAL_OPTIONS: tuple[bool, bool] = (True, False)

@@ -14,7 +14,7 @@ from typing import Any
 from .answers import check_answer
 from .cardsets import Setup
 from .config import DIRECTIONS, GameConfig
-from .decisions import Decision
+from .decisions import Decision, Placement
 from .errors import ConfigError, IllegalAnswer
 from .events import Event, GameStarted, RoundStarted, event_from_record
 from .plugins import Registry
@@ -23,7 +23,11 @@ from .rules import GameRules
 from .scoring import final_scores, winners
 from .state import END, PILES, PLACEMENT
 
-HAND_SIZE = 7  # RULINGS G2: every family keeps 7 cards; the rest are set aside
+HAND_SIZE = 7
+# The types an offered answer has, by decision kind (bool is not an int here).
+_EXACT: dict[str, tuple[type, ...]] = {
+    "target": (int,), "move": (int,), "twin": (str, int), "choose": (str,),
+}  # RULINGS G2: every family keeps 7 cards; the rest are set aside
 
 
 def card_ids(family: str, keys: tuple[str, ...]) -> list[str]:
@@ -34,6 +38,31 @@ def card_ids(family: str, keys: tuple[str, ...]) -> list[str]:
         seen[key] = seen.get(key, 0) + 1
         ids.append(f"{family}.{key}" if seen[key] == 1 else f"{family}.{key}.{seen[key]}")
     return ids
+
+
+class _Cast:
+    """The card ids of each family for one card list and seating, and where each starts."""
+
+    def __init__(self, rules: GameRules, families: tuple[str, ...]) -> None:
+        self.ids: dict[str, list[str]] = {}
+        self.shuffled: dict[str, tuple[str, ...]] = {}
+        self.reserve: dict[str, tuple[str, ...]] = {}
+        self.family_of: dict[str, str] = {}
+        self.key_of: dict[str, str] = {}
+        for family in families:
+            ids = card_ids(family, rules.cards)
+            self.ids[family] = ids
+            pairs = list(zip(ids, rules.cards, strict=True))
+            self.shuffled[family] = tuple(
+                c for c, k in pairs if rules.definitions[k].setup is Setup.SHUFFLED)
+            self.reserve[family] = tuple(c for c in ids if c not in self.shuffled[family])
+            for card_id, key in pairs:
+                self.family_of[card_id] = family
+                self.key_of[card_id] = key
+        shuffled = len(self.shuffled[families[0]])
+        if shuffled < HAND_SIZE:
+            raise ConfigError(f"a family needs at least {HAND_SIZE} cards to shuffle, "
+                              f"the card list gives {shuffled}")
 
 
 class Game(Round):
@@ -62,24 +91,21 @@ class Game(Round):
         first = config.first_player or rng.choice(families)
         direction = config.direction or rng.choice(DIRECTIONS)
         game = cls.blank(rules, config, direction=direction)
+        cast = rules.casts.get(families)
+        if cast is None:
+            cast = rules.casts[families] = _Cast(rules, families)
+        game.family_of = cast.family_of  # shared by every game of this seating: never
+        game.key_of = cast.key_of  # changed once a game is set up
         for family in families:
-            ids = card_ids(family, card_list)
-            for card_id, key in zip(ids, card_list, strict=True):
-                game.family_of[card_id] = family
-                game.key_of[card_id] = key
-            shuffled = [c for c, k in zip(ids, card_list, strict=True)
-                        if rules.definitions[k].setup is Setup.SHUFFLED]
-            if len(shuffled) < HAND_SIZE:
-                raise ConfigError(f"a family needs at least {HAND_SIZE} cards to shuffle, "
-                                  f"the card list gives {len(shuffled)}")
+            ids = cast.ids[family]
+            shuffled = list(cast.shuffled[family])
             rng.shuffle(shuffled)
             aside = set(shuffled[:len(shuffled) - HAND_SIZE])
-            dealt = set(shuffled)
             # Zones list cards in card-list order: the shuffle decides only which
             # cards are set aside, and a stable order reads better.
             game.set_aside[family] = tuple(c for c in ids if c in aside)
-            game.hands[family] = tuple(c for c in ids if c in dealt and c not in aside)
-            game.reserve[family] = tuple(c for c in ids if c not in dealt)
+            game.hands[family] = tuple(c for c in cast.shuffled[family] if c not in aside)
+            game.reserve[family] = cast.reserve[family]
         game.first = families.index(first)
         game._emit(GameStarted.kind, first, card_list)
         game._emit(RoundStarted.kind, 1, first)
@@ -113,6 +139,7 @@ class Game(Round):
         game.acting_gone = False
         game.revealing = None
         game.pending = None
+        game.resume = None
         game.tasks = []
         game.log = []
         return game
@@ -122,8 +149,7 @@ class Game(Round):
     @property
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over."""
-        pending = self.pending
-        return pending.decision if pending is not None else None
+        return self.pending
 
     def answer(self, answer: object) -> None:
         """Answer the pending decision and play on to the next one.
@@ -131,27 +157,35 @@ class Game(Round):
         An answer that is not legal raises :class:`IllegalAnswer`, which says why,
         and leaves the game exactly as it was.
         """
-        pending = self.pending
-        if pending is None:
+        decision = self.pending
+        if decision is None:
             raise IllegalAnswer("the game is over: there is no decision to answer")
-        decision = pending.decision
-        value = check_answer(self, decision, answer)
-        self.pending = None
-        then = pending.then
-        if then is not None:
-            key, name, card, args = then
-            target = self if key is None else self.rules.abilities[key]
-            method = getattr(target, name)
-            if key is None:
-                method(card, *args, value)
+        kind = decision.kind
+        # Fast paths for an offered answer given as offered; anything else is
+        # checked in full: normalised, or refused with its reason.
+        if kind == "reveal":
+            if answer is not True and answer is not False:
+                check_answer(self, decision, answer)  # raises: only True or False
+            self.pending = None
+            if answer:
+                self._reveal(decision.card)  # type: ignore[arg-type]
             else:
-                method(self, card, *args, value)
-        elif decision.kind == "place":
-            self._place(decision.family, value)  # type: ignore[arg-type]
-        elif value:
-            self._reveal(decision.card)  # type: ignore[arg-type]
+                self._decline(decision.card)  # type: ignore[arg-type]
+        elif kind == "place":
+            if type(answer) is not Placement or answer not in decision.options:
+                answer = check_answer(self, decision, answer)
+            self.pending = None
+            self._place(decision.family, answer)  # type: ignore[arg-type]
         else:
-            self._decline(decision.card)  # type: ignore[arg-type]
+            if type(answer) not in _EXACT[kind] or answer not in decision.options:
+                answer = check_answer(self, decision, answer)
+            key, name, card, args = self.resume  # type: ignore[misc]
+            self.pending = None
+            self.resume = None
+            if key is None:
+                getattr(self, name)(card, *args, answer)
+            else:
+                getattr(self.rules.abilities[key], name)(self, card, *args, answer)
         self._run()
 
     def legal(self, answer: object) -> bool:
@@ -159,7 +193,7 @@ class Game(Round):
         if self.pending is None:
             return False
         try:
-            check_answer(self, self.pending.decision, answer)
+            check_answer(self, self.pending, answer)
         except IllegalAnswer:
             return False
         return True

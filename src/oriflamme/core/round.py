@@ -21,7 +21,6 @@ from .decisions import (
     At,
     Decision,
     DecisionKind,
-    Pending,
     Placement,
     Placements,
 )
@@ -51,8 +50,8 @@ class Round(Actions):
             then(self, card, *args, options[0])
             return
         key = self.rules.ability_keys[id(then.__self__)]  # type: ignore[attr-defined]
-        self.pending = Pending(Decision(family, kind, options, card),
-                               (key, then.__name__, card, args))
+        self.pending = Decision(family, kind, options, card)
+        self.resume = (key, then.__name__, card, args)
 
     def ask_target(self, card: str, positions: Sequence[int], then: AbilityMethod,
                    *args: Any) -> None:
@@ -95,8 +94,7 @@ class Round(Actions):
             family = self.families[(self.first + self.placed) % count]
             hand = self.hands[family]
             if hand:
-                self.pending = Pending(Decision(family, "place", Placements(hand, self.spots(family))),
-                                       None)
+                self.pending = Decision(family, "place", Placements(hand, self.spots(family)))
                 return
             self.placed += 1  # a family with no card left has nothing to place
         self.phase = RESOLUTION
@@ -111,13 +109,20 @@ class Round(Actions):
             stacking = self.round >= 2
         if not stacking:
             return (FIRST, LAST)
-        owner = self.owner
-        return (FIRST, LAST, *(i for i, stack in enumerate(self.queue)
-                               if owner(stack[-1]) == family))
+        if self.bribes:
+            owner = self.owner
+            return (FIRST, LAST, *[i for i, stack in enumerate(self.queue)
+                                   if owner(stack[-1]) == family])
+        family_of = self.family_of
+        return (FIRST, LAST, *[i for i, stack in enumerate(self.queue)
+                               if family_of[stack[-1]] == family])
 
     def _place(self, family: str, placement: Placement) -> None:
-        self.take("hands", family, placement.card)
-        self.put(placement.card, family, placement.at)
+        card = placement.card
+        hand = self.hands[family]
+        index = hand.index(card)
+        self.hands[family] = hand[:index] + hand[index + 1:]
+        self.put(card, family, placement.at)
         self.placed += 1
 
     # Resolution phase (RULINGS R1, R8).
@@ -133,8 +138,7 @@ class Round(Actions):
         if card in self.up:
             self._activate(card)
         else:
-            self.pending = Pending(Decision(self.owner(card), "reveal", REVEAL_OPTIONS, card),
-                                   None)
+            self.pending = Decision(self.owner(card), "reveal", REVEAL_OPTIONS, card)
 
     def _decline(self, card: str) -> None:
         tokens = self.tokens.get(card, 0) + 1
@@ -162,11 +166,16 @@ class Round(Actions):
         self._activate(card)
 
     def _activate(self, card: str) -> None:
-        self.tasks.append((None, "_finish", card, ()))
+        tasks = self.tasks
+        waiting = len(tasks)
+        tasks.append((None, "_finish", card, ()))
         self.rules.ability(self.key_of[card]).activate(self, card)  # type: ignore[arg-type]
+        if self.pending is None and len(tasks) == waiting + 1:
+            tasks.pop()  # the ability is done: finish now rather than through the loop
+            self._finish(card)
 
     def _finish(self, card: str) -> None:
-        if self.rules.definitions[self.key_of[card]].discard_after_use and \
+        if self.key_of[card] in self.rules.discard_after_use and \
                 self.position(card) is not None:
             self.discard(card)
         # RULINGS R8: if the acting card is still on top of its position, the walk

@@ -45,11 +45,19 @@ class GameRules:
     # Derived tables for the hot path: which ability reacts to its elimination,
     # and which key an ability object answers to (to store a continuation by name).
     reactions: Mapping[str, Ability] = attrs.field(init=False)
+    discard_after_use: frozenset[str] = attrs.field(init=False)
     ability_keys: Mapping[int, str] = attrs.field(init=False)
+    # Which card ids each seating of families gets, worked out once (see Game.new).
+    casts: dict[tuple[str, ...], Any] = attrs.field(init=False, factory=dict, eq=False,
+                                                    repr=False)
 
     @reactions.default
     def _reactions(self) -> Mapping[str, Ability]:
         return {key: a for key, a in self.abilities.items() if reacts_to_elimination(a)}
+
+    @discard_after_use.default
+    def _discard_after_use(self) -> frozenset[str]:
+        return frozenset(k for k, d in self.definitions.items() if d.discard_after_use)
 
     @ability_keys.default
     def _ability_keys(self) -> Mapping[int, str]:

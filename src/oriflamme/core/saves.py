@@ -12,7 +12,7 @@ import json
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .config import GameConfig
-from .decisions import REVEAL_OPTIONS, Decision, Pending, Placement, Placements
+from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placement, Placements
 from .errors import OriflammeError, SaveError
 from .state import PILES
 
@@ -54,7 +54,7 @@ def snapshot(game: Game) -> dict[str, Any]:
         "bribes": dict(sorted(game.bribes.items())),
         **{zone: {f: list(cards) for f, cards in game.pile(zone).items()} for zone in PILES},
         "influence": dict(game.influence),
-        "pending": _pending_data(game.pending),
+        "pending": _pending_data(game.pending, game.resume),
         "tasks": [_listed(task) for task in game.tasks],
         "log": [_listed(record) for record in game.log],
     }
@@ -111,28 +111,29 @@ def _rebuild(cls: type[G], data: dict[str, Any], registry: Registry) -> G:
     for zone in PILES:
         setattr(game, zone, {f: tuple(cards) for f, cards in data[zone].items()})
     game.influence = dict(data["influence"])
-    game.pending = _pending_from(data["pending"], rules.abilities)
+    game.pending, game.resume = _pending_from(data["pending"], rules.abilities)
     game.tasks = [_task_from(task, rules.abilities) for task in data["tasks"]]
     game.log = [_tupled(record) for record in data["log"]]
     return game
 
 
-def _pending_data(pending: Pending | None) -> dict[str, Any] | None:
-    if pending is None:
+def _pending_data(decision: Decision | None,
+                  resume: Continuation | None) -> dict[str, Any] | None:
+    if decision is None:
         return None
-    decision = pending.decision
     options: Any
     if isinstance(decision.options, Placements):
         options = {"cards": list(decision.options.cards), "ats": list(decision.options.ats)}
     else:
         options = list(decision.options)
     return {"family": decision.family, "kind": decision.kind, "card": decision.card,
-            "options": options, "then": _listed(pending.then) if pending.then else None}
+            "options": options, "then": _listed(resume) if resume else None}
 
 
-def _pending_from(data: dict[str, Any] | None, abilities: Any) -> Pending | None:
+def _pending_from(data: dict[str, Any] | None,
+                  abilities: Any) -> tuple[Decision | None, Continuation | None]:
     if data is None:
-        return None
+        return None, None
     kind = data["kind"]
     options: Any
     if kind == "place":
@@ -142,7 +143,7 @@ def _pending_from(data: dict[str, Any] | None, abilities: Any) -> Pending | None
     else:
         options = tuple(Placement(*o) if isinstance(o, list) else o for o in data["options"])
     then = _task_from(data["then"], abilities) if data["then"] is not None else None
-    return Pending(Decision(data["family"], kind, options, data["card"]), then)
+    return Decision(data["family"], kind, options, data["card"]), then
 
 
 def _task_from(data: list[Any], abilities: Any) -> Any:

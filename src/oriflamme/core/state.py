@@ -15,7 +15,7 @@ from .config import GameConfig
 from .rules import GameRules
 
 if TYPE_CHECKING:
-    from .decisions import Pending, Task
+    from .decisions import Continuation, Decision, Task
     from .events import Record
 
 Phase = Literal["placement", "resolution", "end"]
@@ -32,7 +32,7 @@ class State:
     __slots__ = (
         "acting", "acting_gone", "bribes", "config", "direction", "discarded", "eliminated",
         "families", "family_of", "first", "hands", "influence", "key_of", "log", "pending",
-        "phase", "placed", "queue", "reserve", "revealing", "round", "rules", "set_aside",
+        "phase", "placed", "queue", "reserve", "resume", "revealing", "round", "rules", "set_aside",
         "tasks", "tokens", "up", "walk",
     )
 
@@ -65,7 +65,9 @@ class State:
     acting: str | None  # the card whose turn it is in the walk
     acting_gone: bool  # the acting card's position has left the queue (RULINGS R8)
     revealing: str | None  # the acting card was revealed this turn
-    pending: Pending | None
+    pending: Decision | None  # the question the game waits on
+    resume: Continuation | None  # how an ability goes on once it is answered; None for
+    # a placement or a reveal, which the engine answers itself
     tasks: list[Task]
     log: list[Record]
 
@@ -97,6 +99,7 @@ class State:
         other.acting_gone = self.acting_gone
         other.revealing = self.revealing
         other.pending = self.pending
+        other.resume = self.resume
         other.tasks = self.tasks.copy()
         other.log = self.log.copy()
         return other

@@ -1,0 +1,56 @@
+"""Bots: players that answer decisions from their own family's view only.
+
+A bot is any object with ``choose(view, decision) -> answer``. It receives the
+:class:`~oriflamme.View` of its family, never the game, and one of the legal
+answers in ``decision.options`` is what it must return.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping
+from typing import Protocol
+
+from .core.decisions import Answer, Decision
+from .core.game import Game
+from .core.views import View
+
+
+class Bot(Protocol):
+    def choose(self, view: View, decision: Decision) -> Answer:
+        """One of ``decision.options``, chosen from what ``view`` shows."""
+        ...
+
+
+class RandomBot:
+    """Plays uniformly at random among the legal answers, from its own seed."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._random = random.Random(seed).random
+
+    def choose(self, view: View, decision: Decision) -> Answer:
+        options = decision.options
+        # floor(random() * n) is uniform up to n / 2**53, far below anything a game
+        # of a few dozen options can show, and a third of the cost of randrange.
+        return options[int(self._random() * len(options))]
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for a game dealt from ``game_seed``: one per pair."""
+    return game_seed * 8 + seat
+
+
+def play_out(game: Game, bots: Mapping[str, Bot],
+             on_answer: Callable[[Game, Answer], None] | None = None) -> int:
+    """Let ``bots`` (by family) answer until the game is over; returns the number of answers."""
+    answers = 0
+    views = {family: View(game, family) for family in bots}  # live windows: build once
+    while game.pending is not None:
+        decision = game.pending
+        family = decision.family
+        answer = bots[family].choose(views[family], decision)
+        game.answer(answer)
+        answers += 1
+        if on_answer is not None:
+            on_answer(game, answer)
+    return answers
