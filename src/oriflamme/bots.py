@@ -40,8 +40,9 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 8 + seat
 
 
-def play_out(game: Game, bots: Mapping[str, Bot],
-             on_answer: Callable[[Game, Answer], None] | None = None) -> int:
+def play_out(
+    game: Game, bots: Mapping[str, Bot], on_answer: Callable[[Game, Answer], None] | None = None
+) -> int:
     """Let ``bots`` (by family) answer until the game is over; returns the number of answers."""
     answers = 0
     views = {family: View(game, family) for family in bots}  # live windows: build once

@@ -10,9 +10,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .commands import cards_command, conformance_command
 from .core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES
 from .core.errors import OriflammeError
 from .core.plugins import Registry
+from .simulate import simulate_command
+from .terminal import play_command
 
 
 def _families(text: str) -> int:
@@ -21,8 +24,9 @@ def _families(text: str) -> int:
     except ValueError:
         raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
     if not MIN_FAMILIES <= count <= MAX_FAMILIES:
-        raise argparse.ArgumentTypeError(f"a game has {MIN_FAMILIES} to {MAX_FAMILIES} "
-                                         f"families, not {count}")
+        raise argparse.ArgumentTypeError(
+            f"a game has {MIN_FAMILIES} to {MAX_FAMILIES} families, not {count}"
+        )
     return count
 
 
@@ -51,56 +55,85 @@ def _variant(text: str) -> tuple[str, str]:
 
 
 def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
-    parser.add_argument("--families", type=_families, default=families,
-                        help=f"number of families, {MIN_FAMILIES} to {MAX_FAMILIES} "
-                        f"(default {families})")
-    parser.add_argument("--sets", type=_sets, default=("base",),
-                        help="card sets, comma-separated (default base)")
-    parser.add_argument("--variant", type=_variant, action="append", default=[],
-                        metavar="NAME=VALUE", help="a rules variant, e.g. "
-                        "ambush_own_elimination=revised (repeatable)")
-    parser.add_argument("--no-plugins", action="store_true",
-                        help="leave installed third-party plugins out")
+    parser.add_argument(
+        "--families",
+        type=_families,
+        default=families,
+        help=f"number of families, {MIN_FAMILIES} to {MAX_FAMILIES} (default {families})",
+    )
+    parser.add_argument(
+        "--sets", type=_sets, default=("base",), help="card sets, comma-separated (default base)"
+    )
+    parser.add_argument(
+        "--variant",
+        type=_variant,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules variant, e.g. ambush_own_elimination=revised (repeatable)",
+    )
+    parser.add_argument(
+        "--no-plugins", action="store_true", help="leave installed third-party plugins out"
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="oriflamme", description="A rules engine for the card game Oriflamme.")
+        prog="oriflamme", description="A rules engine for the card game Oriflamme."
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
     play = commands.add_parser("play", help="play a game in the terminal against bots")
     _add_game_options(play, 4)
-    play.add_argument("--seat", type=_positive, default=1,
-                      help="your seat, 1 = the first family (default 1)")
-    play.add_argument("--seed", type=int, default=None,
-                      help="seed for the deal and the bots (default: random)")
-    play.add_argument("--bots", choices=("random",), default="random",
-                      help="the bots you play against (default random)")
+    play.add_argument(
+        "--seat", type=_positive, default=1, help="your seat, 1 = the first family (default 1)"
+    )
+    play.add_argument(
+        "--seed", type=int, default=None, help="seed for the deal and the bots (default: random)"
+    )
+    play.add_argument(
+        "--bots",
+        choices=("random",),
+        default="random",
+        help="the bots you play against (default random)",
+    )
 
     simulate = commands.add_parser("simulate", help="bots play many games; print the results")
     _add_game_options(simulate, 3)
-    simulate.add_argument("--games", type=_positive, default=100,
-                          help="number of games (default 100)")
-    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game "
-                          "(default 0)")
-    simulate.add_argument("--progress", choices=("auto", "always", "never"), default="auto",
-                          help="progress bar on stderr (default: when it is a terminal)")
+    simulate.add_argument(
+        "--games", type=_positive, default=100, help="number of games (default 100)"
+    )
+    simulate.add_argument("--seed", type=int, default=0, help="seed of the first game (default 0)")
+    simulate.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (default: when it is a terminal)",
+    )
 
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
-    conformance.add_argument("paths", nargs="+", metavar="PATH",
-                             help="scenario files or folders of *.yaml files")
-    conformance.add_argument("--no-plugins", action="store_true",
-                             help="leave installed third-party plugins out")
-    conformance.add_argument("-q", "--quiet", action="store_true",
-                             help="print only failures and the closing line")
+    conformance.add_argument(
+        "paths", nargs="+", metavar="PATH", help="scenario files or folders of *.yaml files"
+    )
+    conformance.add_argument(
+        "--no-plugins", action="store_true", help="leave installed third-party plugins out"
+    )
+    conformance.add_argument(
+        "-q", "--quiet", action="store_true", help="print only failures and the closing line"
+    )
 
     cards = commands.add_parser("cards", help="list the cards of the installed sets")
     cards.add_argument("--sets", type=_sets, default=None, help="only these sets")
-    cards.add_argument("--language", choices=("en", "fr", "pl"), default="en",
-                       help="card names in this language (default en)")
-    cards.add_argument("--no-plugins", action="store_true",
-                       help="leave installed third-party plugins out")
+    cards.add_argument(
+        "--language",
+        choices=("en", "fr", "pl"),
+        default="en",
+        help="card names in this language (default en)",
+    )
+    cards.add_argument(
+        "--no-plugins", action="store_true", help="leave installed third-party plugins out"
+    )
     return parser
 
 
@@ -112,19 +145,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         for problem in registry.problems:
             print(f"oriflamme: warning: {problem}", file=sys.stderr)
         if args.command == "conformance":
-            from .commands import conformance_command
-
             return conformance_command(args, registry)
         if args.command == "cards":
-            from .commands import cards_command
-
             return cards_command(args, registry)
         if args.command == "simulate":
-            from .simulate import simulate_command
-
             return simulate_command(args, registry)
-        from .terminal import play_command
-
         return play_command(args, registry)
     except (OriflammeError, FileNotFoundError) as exc:
         print(f"oriflamme: error: {exc}", file=sys.stderr)

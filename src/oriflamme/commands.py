@@ -31,6 +31,8 @@ def cards_command(args: argparse.Namespace, registry: Registry) -> int:
         print(f"{card_set.title} (set {name}, plugin {card_set.plugin})")
         for card in card_set.cards:
             ability = "" if card.key in registry.abilities else "  [no ability implemented]"
-            print(f"  {card.key:<14} {card.name_in(args.language):<20} {card.type.value:<9} "
-                  f"{card.text}{ability}")
+            print(
+                f"  {card.key:<14} {card.name_in(args.language):<20} {card.type.value:<9} "
+                f"{card.text}{ability}"
+            )
     return 0

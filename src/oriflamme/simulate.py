@@ -47,26 +47,34 @@ class Summary:
                     self.shared[seat] += 1
 
     def table(self) -> str:
-        lines = [f"{'seat':<5} {'family':<8} {'wins':>7} {'shared':>7} {'win %':>7} "
-                 f"{'mean score':>11}"]
+        lines = [
+            f"{'seat':<5} {'family':<8} {'wins':>7} {'shared':>7} {'win %':>7} {'mean score':>11}"
+        ]
         for seat, family in enumerate(self.families):
             games = max(self.games, 1)
-            lines.append(f"{seat + 1:<5} {family:<8} {self.wins[seat]:>7} "
-                         f"{self.shared[seat]:>7} {100 * self.wins[seat] / games:>6.1f}% "
-                         f"{self.score_total[seat] / games:>11.2f}")
+            lines.append(
+                f"{seat + 1:<5} {family:<8} {self.wins[seat]:>7} "
+                f"{self.shared[seat]:>7} {100 * self.wins[seat] / games:>6.1f}% "
+                f"{self.score_total[seat] / games:>11.2f}"
+            )
         return "\n".join(lines)
 
 
-def simulate(config: GameConfig, games: int, registry: Registry,
-             progress: Callable[[int], None] | None = None) -> Summary:
+def simulate(
+    config: GameConfig,
+    games: int,
+    registry: Registry,
+    progress: Callable[[int], None] | None = None,
+) -> Summary:
     """Play ``games`` random-bot games; game ``i`` is dealt from ``config.seed + i``."""
     summary = Summary(config.families)
     start = time.perf_counter()
     for number in range(games):
         seed = config.seed + number
         game = Game.new(attrs.evolve(config, seed=seed), registry=registry)
-        bots = {family: RandomBot(bot_seed(seed, seat))
-                for seat, family in enumerate(config.families)}
+        bots = {
+            family: RandomBot(bot_seed(seed, seat)) for seat, family in enumerate(config.families)
+        }
         summary.add(game, play_out(game, bots))
         if progress is not None:
             progress(number + 1)
@@ -89,10 +97,13 @@ def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
     return show
 
 
-def simulate_command(args: argparse.Namespace, registry: Registry,
-                     out: TextIO = sys.stdout) -> int:
-    config = GameConfig(families=COLOURS[:args.families], sets=args.sets, seed=args.seed,
-                        variants=dict(args.variant))
+def simulate_command(args: argparse.Namespace, registry: Registry, out: TextIO = sys.stdout) -> int:
+    config = GameConfig(
+        families=COLOURS[: args.families],
+        sets=args.sets,
+        seed=args.seed,
+        variants=dict(args.variant),
+    )
     config.check()
     # Build the rules once up front so that a bad set or variant fails before any game.
     Game.new(config, registry=registry)
@@ -101,9 +112,11 @@ def simulate_command(args: argparse.Namespace, registry: Registry,
     summary = simulate(config, args.games, registry, progress)
     rate = summary.games / summary.seconds if summary.seconds else float("inf")
     per_second = summary.decisions / summary.seconds if summary.seconds else float("inf")
-    print(f"{summary.games} games, {len(config.families)} families, sets "
-          f"{','.join(config.sets)}, seeds {args.seed} to {args.seed + args.games - 1}", file=out)
+    print(
+        f"{summary.games} games, {len(config.families)} families, sets "
+        f"{','.join(config.sets)}, seeds {args.seed} to {args.seed + args.games - 1}",
+        file=out,
+    )
     print(summary.table(), file=out)
-    print(f"{summary.seconds:.2f} s: {rate:,.0f} games/s, {per_second:,.0f} decisions/s",
-          file=out)
+    print(f"{summary.seconds:.2f} s: {rate:,.0f} games/s, {per_second:,.0f} decisions/s", file=out)
     return 0

@@ -35,9 +35,13 @@ def _card_text(entry: CardEntry) -> Any:
 
 
 def actual_queue(game: Game) -> tuple[tuple[CardEntry, ...], ...]:
-    return tuple(tuple(CardEntry(card, card in game.up, game.tokens.get(card, 0),
-                                 game.bribes.get(card)) for card in stack)
-                 for stack in game.queue)
+    return tuple(
+        tuple(
+            CardEntry(card, card in game.up, game.tokens.get(card, 0), game.bribes.get(card))
+            for card in stack
+        )
+        for stack in game.queue
+    )
 
 
 def actual_next(game: Game) -> Any:

@@ -82,8 +82,9 @@ def run_scenario(scenario: Scenario, registry: Registry) -> ScenarioResult:
     found = differences(scenario, game)
     if found:
         reached = f"after step {len(scenario.steps)} of {len(scenario.steps)}"
-        return ScenarioResult(scenario.path, scenario.name, False,
-                              (f"expectations failed {reached}:", *found))
+        return ScenarioResult(
+            scenario.path, scenario.name, False, (f"expectations failed {reached}:", *found)
+        )
     return ScenarioResult(scenario.path, scenario.name, True)
 
 
@@ -91,24 +92,29 @@ def _play(game: Game, step: Step) -> None:
     where = f"step {step.number} ({step.where})"
     decision = game.decision
     if decision is None:
-        raise _StepFailed(f"{where}: {step.family} should answer a {step.kind} decision, "
-                          "but the game is over")
+        raise _StepFailed(
+            f"{where}: {step.family} should answer a {step.kind} decision, but the game is over"
+        )
     if decision.family != step.family or decision.kind != step.kind:
-        raise _StepFailed(f"{where}: expected {{{step.family}: {step.kind}}} to be asked, "
-                          f"but the game asks {actual_next(game)}")
+        raise _StepFailed(
+            f"{where}: expected {{{step.family}: {step.kind}}} to be asked, "
+            f"but the game asks {actual_next(game)}"
+        )
     before = game.snapshot() if step.error else None
     try:
         game.answer(engine_answer(game, step))
     except IllegalAnswer as refused:
         if not step.error:
-            raise _StepFailed(f"{where}: the engine refused {dict(step.answer)}: "
-                              f"{refused}") from None
+            raise _StepFailed(
+                f"{where}: the engine refused {dict(step.answer)}: {refused}"
+            ) from None
         if game.snapshot() != before:
             raise _StepFailed(f"{where}: the refused answer changed the game") from None
         return
     if step.error:
-        raise _StepFailed(f"{where}: {dict(step.answer)} should have been refused, "
-                          "but the engine accepted it")
+        raise _StepFailed(
+            f"{where}: {dict(step.answer)} should have been refused, but the engine accepted it"
+        )
 
 
 def engine_answer(game: Game, step: Step) -> Any:
@@ -138,6 +144,8 @@ def _top_position(game: Game, card: str, what: str) -> int:
     position = game.position(card) if card in game.key_of else None
     if position is None:
         where = "covered" if game.location(card) else "not in the queue"
-        raise IllegalAnswer(f"cannot {what} {card}: it is {where}; only the top card of a "
-                            "position can be chosen (RULINGS R6)")
+        raise IllegalAnswer(
+            f"cannot {what} {card}: it is {where}; only the top card of a "
+            "position can be chosen (RULINGS R6)"
+        )
     return position

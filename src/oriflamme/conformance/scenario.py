@@ -26,10 +26,32 @@ class ScenarioError(OriflammeError):
 
 CARD_ID = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?$")
 TOP_KEYS = {"name", "source", "sets", "players", "variants", "state", "play", "expect"}
-STATE_KEYS = {"round", "phase", "first_player", "influence", "queue", "hands", "set_aside",
-              "reserve", "discarded", "eliminated", "resolving"}
-EXPECT_KEYS = {"influence", "queue", "hands", "set_aside", "reserve", "discarded",
-               "eliminated", "round", "phase", "next", "winner"}
+STATE_KEYS = {
+    "round",
+    "phase",
+    "first_player",
+    "influence",
+    "queue",
+    "hands",
+    "set_aside",
+    "reserve",
+    "discarded",
+    "eliminated",
+    "resolving",
+}
+EXPECT_KEYS = {
+    "influence",
+    "queue",
+    "hands",
+    "set_aside",
+    "reserve",
+    "discarded",
+    "eliminated",
+    "round",
+    "phase",
+    "next",
+    "winner",
+}
 ZONES = ("hands", "set_aside", "reserve", "discarded", "eliminated")
 PHASES = ("placement", "resolution")
 CARD_KEYS = {"card", "up", "tokens", "owner"}
@@ -100,23 +122,25 @@ class _Reader:
     def fail(self, where: tuple[str | int, ...], message: str) -> ScenarioError:
         return ScenarioError(f"{self.doc.where(*where)}: {message}")
 
-    def mapping(self, value: object, where: tuple[str | int, ...], allowed: set[str],
-                what: str) -> Mapping[str, Any]:
+    def mapping(
+        self, value: object, where: tuple[str | int, ...], allowed: set[str], what: str
+    ) -> Mapping[str, Any]:
         if value is None:
             return {}
         if not isinstance(value, Mapping):
             raise self.fail(where, f"{what} must be a mapping, not {type(value).__name__}")
         unknown = sorted(str(k) for k in value if k not in allowed)
         if unknown:
-            raise self.fail((*where, unknown[0]), f"unknown key {unknown[0]!r} in {what} "
-                            f"(expected: {', '.join(sorted(allowed))})")
+            raise self.fail(
+                (*where, unknown[0]),
+                f"unknown key {unknown[0]!r} in {what} (expected: {', '.join(sorted(allowed))})",
+            )
         return value
 
     def scenario(self) -> Scenario:
         data = self.doc.data
         if not isinstance(data, Mapping):
-            raise self.fail((), "a scenario must be a mapping with name, sets, players "
-                            "and state")
+            raise self.fail((), "a scenario must be a mapping with name, sets, players and state")
         top = self.mapping(data, (), TOP_KEYS, "the scenario")
         for required in ("name", "sets", "players", "state"):
             if required not in top:
@@ -129,23 +153,35 @@ class _Reader:
             raise self.fail(("source",), "'source' must be text")
         sets = self.names(top["sets"], ("sets",), "sets", r"^[a-z][a-z0-9_]*$")
         players = self.names(top["players"], ("players",), "players", FAMILY_PATTERN.pattern)
-        variants = self.mapping(top.get("variants"), ("variants",), set(
-            top.get("variants") or {}), "variants")
+        variants = self.mapping(
+            top.get("variants"), ("variants",), set(top.get("variants") or {}), "variants"
+        )
         state = self.mapping(top["state"], ("state",), STATE_KEYS, "state")
         expect = self.mapping(top.get("expect"), ("expect",), EXPECT_KEYS, "expect")
         queue = self.queue(state.get("queue"), ("state", "queue"))
-        expect_queue = (self.queue(expect["queue"], ("expect", "queue"))
-                        if "queue" in expect else None)
+        expect_queue = (
+            self.queue(expect["queue"], ("expect", "queue")) if "queue" in expect else None
+        )
         self.check_state(state, players)
         self.check_expect(expect, players)
         return Scenario(
-            path=self.doc.path, name=name.strip(), source=source, sets=sets, players=players,
-            variants=dict(variants), state=state, queue=queue,
-            steps=self.steps(top.get("play"), players), expect=expect,
-            expect_queue=expect_queue, doc=self.doc)
+            path=self.doc.path,
+            name=name.strip(),
+            source=source,
+            sets=sets,
+            players=players,
+            variants=dict(variants),
+            state=state,
+            queue=queue,
+            steps=self.steps(top.get("play"), players),
+            expect=expect,
+            expect_queue=expect_queue,
+            doc=self.doc,
+        )
 
-    def names(self, value: object, where: tuple[str | int, ...], what: str,
-              pattern: str) -> tuple[str, ...]:
+    def names(
+        self, value: object, where: tuple[str | int, ...], what: str, pattern: str
+    ) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:
             raise self.fail(where, f"'{what}' must be a non-empty list")
         for index, item in enumerate(value):
@@ -157,8 +193,9 @@ class _Reader:
 
     def card_id(self, value: object, where: tuple[str | int, ...]) -> str:
         if not isinstance(value, str) or not CARD_ID.match(value):
-            raise self.fail(where, f"{value!r} is not a card id like 'red.soldier' "
-                            "or 'red.soldier.2'")
+            raise self.fail(
+                where, f"{value!r} is not a card id like 'red.soldier' or 'red.soldier.2'"
+            )
         copy = CARD_ID.match(value).group(3)  # type: ignore[union-attr]
         if copy == "1":
             raise self.fail(where, f"{value!r}: the first copy of a card has no number")
@@ -176,14 +213,14 @@ class _Reader:
         if not isinstance(up, bool):
             raise self.fail((*where, "up"), f"'up' must be true or false, not {up!r}")
         if type(tokens) is not int or tokens < 0:
-            raise self.fail((*where, "tokens"), f"'tokens' must be an integer >= 0, "
-                            f"not {tokens!r}")
+            raise self.fail((*where, "tokens"), f"'tokens' must be an integer >= 0, not {tokens!r}")
         if owner is not None and not (isinstance(owner, str) and FAMILY_PATTERN.match(owner)):
             raise self.fail((*where, "owner"), f"'owner' must be a family, not {owner!r}")
         return CardEntry(self.card_id(entry["card"], (*where, "card")), up, tokens, owner)
 
-    def queue(self, value: object, where: tuple[str | int, ...]
-              ) -> tuple[tuple[CardEntry, ...], ...]:
+    def queue(
+        self, value: object, where: tuple[str | int, ...]
+    ) -> tuple[tuple[CardEntry, ...], ...]:
         if value is None:
             return ()
         if not isinstance(value, list):
@@ -199,8 +236,9 @@ class _Reader:
                 stacks.append((self.card(entry, here),))
         return tuple(stacks)
 
-    def families_map(self, value: object, where: tuple[str | int, ...],
-                     players: tuple[str, ...]) -> Mapping[str, Any]:
+    def families_map(
+        self, value: object, where: tuple[str | int, ...], players: tuple[str, ...]
+    ) -> Mapping[str, Any]:
         mapping = self.mapping(value, where, set(players), "'" + str(where[-1]) + "'")
         return mapping
 
@@ -211,46 +249,53 @@ class _Reader:
             raise self.fail((*where, "round"), f"'round' must be 1 to 6, not {round_!r}")
         phase = state.get("phase", "placement")
         if phase not in PHASES:
-            raise self.fail((*where, "phase"), f"'phase' must be placement or resolution, "
-                            f"not {phase!r}")
+            raise self.fail(
+                (*where, "phase"), f"'phase' must be placement or resolution, not {phase!r}"
+            )
         first = state.get("first_player", players[0])
         if first not in players:
-            raise self.fail((*where, "first_player"), f"first_player {first!r} is not one "
-                            "of the players")
+            raise self.fail(
+                (*where, "first_player"), f"first_player {first!r} is not one of the players"
+            )
         influence = self.families_map(state.get("influence"), (*where, "influence"), players)
         for family, amount in influence.items():
             if type(amount) is not int or amount < 0:
-                raise self.fail((*where, "influence", family), f"{family}'s Influence must "
-                                f"be an integer >= 0, not {amount!r}")
+                raise self.fail(
+                    (*where, "influence", family),
+                    f"{family}'s Influence must be an integer >= 0, not {amount!r}",
+                )
         for zone in ZONES:
             self.zone(state.get(zone), (*where, zone), players)
         if "resolving" in state:
             resolving = state["resolving"]
             if phase != "resolution":
-                raise self.fail((*where, "resolving"), "'resolving' is only for the "
-                                "resolution phase")
+                raise self.fail(
+                    (*where, "resolving"), "'resolving' is only for the resolution phase"
+                )
             length = len(state.get("queue") or [])
             if type(resolving) is not int or not 0 <= resolving <= length:
-                raise self.fail((*where, "resolving"), f"'resolving' must be a queue index "
-                                f"from 0 to {length}, not {resolving!r}")
+                raise self.fail(
+                    (*where, "resolving"),
+                    f"'resolving' must be a queue index from 0 to {length}, not {resolving!r}",
+                )
 
-    def zone(self, value: object, where: tuple[str | int, ...], players: tuple[str, ...]
-             ) -> dict[str, tuple[str, ...]]:
+    def zone(
+        self, value: object, where: tuple[str | int, ...], players: tuple[str, ...]
+    ) -> dict[str, tuple[str, ...]]:
         mapping = self.families_map(value, where, players)
         zone: dict[str, tuple[str, ...]] = {}
-        for family, cards in mapping.items():
-            if cards is None:
-                cards = []
+        for family, listed in mapping.items():
+            cards = [] if listed is None else listed
             if not isinstance(cards, list):
                 raise self.fail((*where, family), f"{family}'s cards must be a list of card ids")
-            zone[family] = tuple(self.card_id(c, (*where, family, i))
-                                 for i, c in enumerate(cards))
+            zone[family] = tuple(self.card_id(c, (*where, family, i)) for i, c in enumerate(cards))
         return zone
 
     def check_expect(self, expect: Mapping[str, Any], players: tuple[str, ...]) -> None:
         where: tuple[str | int, ...] = ("expect",)
-        for family, amount in self.families_map(expect.get("influence"), (*where, "influence"),
-                                                players).items():
+        for family, amount in self.families_map(
+            expect.get("influence"), (*where, "influence"), players
+        ).items():
             if type(amount) is not int:
                 raise self.fail((*where, "influence", family), "Influence must be an integer")
         for zone in ZONES:
@@ -264,14 +309,19 @@ class _Reader:
             if nxt != "end":
                 ask = self.mapping(nxt, (*where, "next"), set(players), "'next'")
                 if len(ask) != 1 or next(iter(ask.values())) not in ANSWER_FORMS.values():
-                    raise self.fail((*where, "next"), "'next' must be 'end' or one "
-                                    "family and a decision kind, like {blue: reveal}")
+                    raise self.fail(
+                        (*where, "next"),
+                        "'next' must be 'end' or one "
+                        "family and a decision kind, like {blue: reveal}",
+                    )
         if "winner" in expect:
             winner = expect["winner"]
             winners = winner if isinstance(winner, list) else [winner]
             if not winners or any(w not in players for w in winners):
-                raise self.fail((*where, "winner"), "'winner' must be a family, or a list "
-                                "of families, of the players")
+                raise self.fail(
+                    (*where, "winner"),
+                    "'winner' must be a family, or a list of families, of the players",
+                )
 
     def steps(self, value: object, players: tuple[str, ...]) -> tuple[Step, ...]:
         if value is None:
@@ -282,30 +332,41 @@ class _Reader:
         for index, item in enumerate(value):
             here: tuple[str | int, ...] = ("play", index)
             if not isinstance(item, Mapping) or len(item) != 1:
-                raise self.fail(here, "a step is one family and its answer, like "
-                                "'- red: {reveal: true}'")
+                raise self.fail(
+                    here, "a step is one family and its answer, like '- red: {reveal: true}'"
+                )
             family, answer = next(iter(item.items()))
             if family not in players:
                 raise self.fail(here, f"{family!r} is not one of the players")
             if not isinstance(answer, Mapping):
-                raise self.fail(here, f"{family}'s answer must be a mapping like "
-                                "{reveal: true}")
+                raise self.fail(here, f"{family}'s answer must be a mapping like {{reveal: true}}")
             error = answer.get("error", False)
             if not isinstance(error, bool):
                 raise self.fail((*here, family, "error"), "'error' must be true or false")
             keys = frozenset(k for k in answer if k != "error")
             kind = ANSWER_FORMS.get(keys)
             if kind is None:
-                raise self.fail((*here, family), f"{sorted(keys)} is not an answer: expected "
-                                "place+at, reveal, target, to, at or choose")
+                raise self.fail(
+                    (*here, family),
+                    f"{sorted(keys)} is not an answer: expected "
+                    "place+at, reveal, target, to, at or choose",
+                )
             self.check_answer(kind, answer, (*here, family))
-            steps.append(Step(index + 1, family, kind, {k: v for k, v in answer.items()
-                                                          if k != "error"},
-                              error, self.doc.where(*here)))
+            steps.append(
+                Step(
+                    index + 1,
+                    family,
+                    kind,
+                    {k: v for k, v in answer.items() if k != "error"},
+                    error,
+                    self.doc.where(*here),
+                )
+            )
         return tuple(steps)
 
-    def check_answer(self, kind: DecisionKind, answer: Mapping[str, Any],
-                     where: tuple[str | int, ...]) -> None:
+    def check_answer(
+        self, kind: DecisionKind, answer: Mapping[str, Any], where: tuple[str | int, ...]
+    ) -> None:
         if kind == "place":
             self.card_id(answer["place"], (*where, "place"))
         if kind in ("place", "twin"):

@@ -15,11 +15,15 @@ class Actions(Queue):
     __slots__ = ()
 
     def _emit(self, kind: str, *fields: Any) -> None:
+        """Log an event and tell its observers."""
         self.log.append((kind, *fields))
         if kind in self.rules.observers:
-            event = EVENT_TYPES[kind](*fields)
-            for observer in self.rules.observers[kind]:
-                observer(self, event)  # type: ignore[arg-type]
+            self._notify(kind, fields)
+
+    def _notify(self, kind: str, fields: tuple[Any, ...]) -> None:
+        event = EVENT_TYPES[kind](*fields)
+        for observer in self.rules.observers[kind]:
+            observer(self, event)  # type: ignore[arg-type]
 
     # Who and what.
 
@@ -95,9 +99,12 @@ class Actions(Queue):
         self.bribes.pop(card, None)
         family = self.family_of[card]
         self.eliminated[family] = (*self.eliminated[family], card)
+        fields = (card, by, owner, tokens, face_down)
+        self.log.append((Eliminated.kind, *fields))  # logged before the gain it causes
         if gain and by is not None:
             self.gain(self.owner(by), 1, by)
-        self._emit(Eliminated.kind, card, by, owner, tokens, face_down)
+        if Eliminated.kind in self.rules.observers:
+            self._notify(Eliminated.kind, fields)  # docs/rulings.md P7
         reaction = self.rules.reactions.get(self.key_of[card])
         if reaction is not None:
             reaction.eliminated(self, card, by, owner)  # type: ignore[arg-type]
@@ -167,4 +174,4 @@ class Actions(Queue):
         pile = self.pile(zone)
         cards = pile[family]
         index = cards.index(card)
-        pile[family] = cards[:index] + cards[index + 1:]
+        pile[family] = cards[:index] + cards[index + 1 :]

@@ -30,18 +30,21 @@ def check_answer(game: Round, decision: Decision, answer: object) -> Answer:
         if type(answer) is not int:
             raise _refuse(decision, f"a {kind} is answered with a queue index, not {answer!r}")
         if answer not in decision.options:
-            raise _refuse(decision, f"{kind} {answer} is not allowed; "
-                          f"the legal answers are {_list(decision.options)}")
+            raise _refuse(
+                decision,
+                f"{kind} {answer} is not allowed; the legal answers are {_list(decision.options)}",
+            )
         return answer
     if kind == "twin":
         at = _spot(game, decision, answer)
         if at not in decision.options:
-            raise _refuse(decision, f"the Twin cannot go at {at!r}; "
-                          f"the legal places are {_list(decision.options)}")
+            raise _refuse(
+                decision,
+                f"the Twin cannot go at {at!r}; the legal places are {_list(decision.options)}",
+            )
         return at
     if not isinstance(answer, str) or answer not in decision.options:
-        raise _refuse(decision, f"{answer!r} is not one of the options "
-                      f"{_list(decision.options)}")
+        raise _refuse(decision, f"{answer!r} is not one of the options {_list(decision.options)}")
     return answer
 
 
@@ -56,13 +59,17 @@ def _list(options: Sequence[Answer]) -> str:
 
 def _spot(game: Round, decision: Decision, at: object) -> At:
     if at in (FIRST, LAST):
-        return FIRST if not game.queue else at  # type: ignore[return-value]
+        return FIRST if not game.queue else str(at)
     if type(at) is not int:
-        raise _refuse(decision, f"a place in the queue is 'first', 'last' or a position "
-                      f"index, not {at!r}")
+        raise _refuse(
+            decision, f"a place in the queue is 'first', 'last' or a position index, not {at!r}"
+        )
     if not 0 <= at < len(game.queue):
-        raise _refuse(decision, f"there is no position {at}: the queue has "
-                      f"{len(game.queue)} positions (0 to {len(game.queue) - 1})")
+        raise _refuse(
+            decision,
+            f"there is no position {at}: the queue has "
+            f"{len(game.queue)} positions (0 to {len(game.queue) - 1})",
+        )
     return at
 
 
@@ -77,10 +84,15 @@ def _check_place(game: Round, decision: Decision, answer: object) -> Placement:
         return placement
     hand = game.hands[family]
     if card not in hand:
-        raise _refuse(decision, f"{card} is not in {family}'s hand "
-                      f"(the hand holds {', '.join(hand) or 'nothing'})")
+        raise _refuse(
+            decision,
+            f"{card} is not in {family}'s hand (the hand holds {', '.join(hand) or 'nothing'})",
+        )
     assert isinstance(at, int)  # the ends are always legal
     if game.round < 2:
         raise _refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
-    raise _refuse(decision, f"the top card of position {at} belongs to {game.owner(game.top(at))}: "
-                  "a family may stack only on a card it owns (RULINGS G4)")
+    raise _refuse(
+        decision,
+        f"the top card of position {at} belongs to {game.owner(game.top(at))}: "
+        "a family may stack only on a card it owns (RULINGS G4)",
+    )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from enum import Enum
+from enum import Enum, StrEnum
 from typing import Any, TypeVar
 
 import attrs
@@ -23,14 +23,14 @@ _E = TypeVar("_E", bound=Enum)
 KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-class CardType(str, Enum):
+class CardType(StrEnum):
     """The two kinds of card: a Character stays face up; an Intrigue is discarded."""
 
     CHARACTER = "character"
     INTRIGUE = "intrigue"
 
 
-class RevealTokens(str, Enum):
+class RevealTokens(StrEnum):
     """What happens to the tokens on a card when its owner reveals it (RULINGS R2)."""
 
     GAIN = "gain"  # the owner gains them: the usual case
@@ -39,7 +39,7 @@ class RevealTokens(str, Enum):
     ABILITY = "ability"  # they stay for the ability to use: Plot
 
 
-class Setup(str, Enum):
+class Setup(StrEnum):
     """Where the card starts: shuffled with the family's cards, or in its reserve."""
 
     SHUFFLED = "shuffled"
@@ -70,8 +70,14 @@ class CardDef:
         return dict(self.names).get(language, self.name)
 
     @classmethod
-    def from_mapping(cls, data: Mapping[str, Any], *, set_name: str, doc: YamlDocument,
-                     where: tuple[str | int, ...]) -> CardDef:
+    def from_mapping(
+        cls,
+        data: Mapping[str, Any],
+        *,
+        set_name: str,
+        doc: YamlDocument,
+        where: tuple[str | int, ...],
+    ) -> CardDef:
         """Build a card from one entry of a set file, or name what is wrong and where."""
         here = doc.where(*where)
 
@@ -82,8 +88,10 @@ class CardDef:
             raise CardDataError(f"{here}: a card must be a mapping, not {type(data).__name__}")
         unknown = sorted(set(data) - _CARD_FIELDS)
         if unknown:
-            raise fail(f"unknown field {unknown[0]!r} (expected one of "
-                       f"{', '.join(sorted(_CARD_FIELDS))})", unknown[0])
+            raise fail(
+                f"unknown field {unknown[0]!r} (expected one of {', '.join(sorted(_CARD_FIELDS))})",
+                unknown[0],
+            )
         for required in ("key", "name", "type", "text"):
             if required not in data:
                 raise CardDataError(f"{here}: card is missing required field {required!r}")
@@ -109,8 +117,9 @@ class CardDef:
             text=" ".join(data["text"].split()),
             set=set_name,
             names=tuple(sorted(names.items())),
-            reveal_tokens=_enum(RevealTokens, data.get("reveal_tokens", "gain"), fail, label,
-                                "reveal_tokens"),
+            reveal_tokens=_enum(
+                RevealTokens, data.get("reveal_tokens", "gain"), fail, label, "reveal_tokens"
+            ),
             discard_after_use=discard,
             setup=_enum(Setup, data.get("setup", "shuffled"), fail, label, "setup"),
             source=here,
@@ -155,16 +164,18 @@ class CardSet:
         doc = parse_yaml(text, path, CardDataError)
         data = doc.data
         if not isinstance(data, Mapping):
-            raise CardDataError(f"{path}: a card set file must be a mapping with "
-                                "'set', 'title' and 'cards'")
+            raise CardDataError(
+                f"{path}: a card set file must be a mapping with 'set', 'title' and 'cards'"
+            )
         unknown = sorted(set(data) - {"set", "title", "cards"})
         if unknown:
-            raise CardDataError(f"{doc.where(unknown[0])}: unknown key {unknown[0]!r} "
-                                "(expected 'set', 'title' and 'cards')")
+            raise CardDataError(
+                f"{doc.where(unknown[0])}: unknown key {unknown[0]!r} "
+                "(expected 'set', 'title' and 'cards')"
+            )
         name = data.get("set")
         if not isinstance(name, str) or not KEY_PATTERN.match(name):
-            raise CardDataError(f"{doc.where('set')}: 'set' must be a lowercase name, "
-                                f"not {name!r}")
+            raise CardDataError(f"{doc.where('set')}: 'set' must be a lowercase name, not {name!r}")
         cards_data = data.get("cards")
         if not isinstance(cards_data, list) or not cards_data:
             raise CardDataError(f"{doc.where('cards')}: 'cards' must be a non-empty list")
@@ -173,8 +184,10 @@ class CardSet:
         for index, entry in enumerate(cards_data):
             card = CardDef.from_mapping(entry, set_name=name, doc=doc, where=("cards", index))
             if card.key in seen:
-                raise CardDataError(f"{card.source}: card key {card.key!r} is defined twice "
-                                    f"(first at {seen[card.key]})")
+                raise CardDataError(
+                    f"{card.source}: card key {card.key!r} is defined twice "
+                    f"(first at {seen[card.key]})"
+                )
             seen[card.key] = card.source
             cards.append(card)
         title = data.get("title", name)

@@ -39,7 +39,8 @@ class GameConfig:
     families: tuple[str, ...] = attrs.field(default=COLOURS[:3], converter=_tuple)
     sets: tuple[str, ...] = attrs.field(default=("base",), converter=_tuple)
     cards: tuple[str, ...] | None = attrs.field(
-        default=None, converter=attrs.converters.optional(_tuple))
+        default=None, converter=attrs.converters.optional(_tuple)
+    )
     seed: int = 0
     first_player: str | None = None
     direction: str | None = None
@@ -49,20 +50,25 @@ class GameConfig:
         """Raise :class:`ConfigError` naming the first thing that cannot make a game."""
         count = len(self.families)
         if not MIN_FAMILIES <= count <= MAX_FAMILIES:
-            raise ConfigError(f"a game needs {MIN_FAMILIES} to {MAX_FAMILIES} families, "
-                              f"not {count} (RULINGS G1)")
+            raise ConfigError(
+                f"a game needs {MIN_FAMILIES} to {MAX_FAMILIES} families, not {count} (RULINGS G1)"
+            )
         for family in self.families:
             if not isinstance(family, str) or not FAMILY_PATTERN.match(family):
-                raise ConfigError(f"family name {family!r} must be a lowercase word "
-                                  "like 'red' or 'house_2'")
+                raise ConfigError(
+                    f"family name {family!r} must be a lowercase word like 'red' or 'house_2'"
+                )
         if len(set(self.families)) != count:
             raise ConfigError(f"family names must differ: {', '.join(self.families)}")
         if self.first_player is not None and self.first_player not in self.families:
-            raise ConfigError(f"first player {self.first_player!r} is not one of the "
-                              f"families ({', '.join(self.families)})")
+            raise ConfigError(
+                f"first player {self.first_player!r} is not one of the "
+                f"families ({', '.join(self.families)})"
+            )
         if self.direction is not None and self.direction not in DIRECTIONS:
-            raise ConfigError(f"direction {self.direction!r} must be one of "
-                              f"{', '.join(DIRECTIONS)}")
+            raise ConfigError(
+                f"direction {self.direction!r} must be one of {', '.join(DIRECTIONS)}"
+            )
         if not isinstance(self.seed, int):
             raise ConfigError(f"seed must be an integer, not {self.seed!r}")
 

@@ -54,8 +54,12 @@ class Decision(NamedTuple):
     card: str | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return {"family": self.family, "kind": self.kind, "card": self.card,
-                "options": [list(o) if isinstance(o, Placement) else o for o in self.options]}
+        return {
+            "family": self.family,
+            "kind": self.kind,
+            "card": self.card,
+            "options": [list(o) if isinstance(o, Placement) else o for o in self.options],
+        }
 
 
 class Placements(Sequence[Placement]):
@@ -94,8 +98,7 @@ class Placements(Sequence[Placement]):
                 yield Placement(card, at)
 
     def __contains__(self, answer: object) -> bool:
-        return (isinstance(answer, Placement) and answer.card in self.cards
-                and answer.at in self.ats)
+        return isinstance(answer, Placement) and answer.card in self.cards and answer.at in self.ats
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Placements):

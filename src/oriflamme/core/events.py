@@ -159,8 +159,21 @@ class GameEnded(Event):
 
 EVENT_TYPES: dict[str, type[Event]] = {
     cls.kind: cls
-    for cls in (GameStarted, RoundStarted, Placed, TokenAdded, Revealed, Eliminated,
-                Discarded, Moved, Gained, Lost, Stolen, RoundEnded, GameEnded)
+    for cls in (
+        GameStarted,
+        RoundStarted,
+        Placed,
+        TokenAdded,
+        Revealed,
+        Eliminated,
+        Discarded,
+        Moved,
+        Gained,
+        Lost,
+        Stolen,
+        RoundEnded,
+        GameEnded,
+    )
 }
 
 

@@ -20,13 +20,18 @@ from .events import Event, GameStarted, RoundStarted, event_from_record
 from .plugins import Registry
 from .round import Round
 from .rules import GameRules
+from .saves import dump, load, snapshot
 from .scoring import final_scores, winners
 from .state import END, PILES, PLACEMENT
+from .views import View
 
 HAND_SIZE = 7
 # The types an offered answer has, by decision kind (bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
-    "target": (int,), "move": (int,), "twin": (str, int), "choose": (str,),
+    "target": (int,),
+    "move": (int,),
+    "twin": (str, int),
+    "choose": (str,),
 }  # RULINGS G2: every family keeps 7 cards; the rest are set aside
 
 
@@ -54,15 +59,18 @@ class _Cast:
             self.ids[family] = ids
             pairs = list(zip(ids, rules.cards, strict=True))
             self.shuffled[family] = tuple(
-                c for c, k in pairs if rules.definitions[k].setup is Setup.SHUFFLED)
+                c for c, k in pairs if rules.definitions[k].setup is Setup.SHUFFLED
+            )
             self.reserve[family] = tuple(c for c in ids if c not in self.shuffled[family])
             for card_id, key in pairs:
                 self.family_of[card_id] = family
                 self.key_of[card_id] = key
         shuffled = len(self.shuffled[families[0]])
         if shuffled < HAND_SIZE:
-            raise ConfigError(f"a family needs at least {HAND_SIZE} cards to shuffle, "
-                              f"the card list gives {shuffled}")
+            raise ConfigError(
+                f"a family needs at least {HAND_SIZE} cards to shuffle, "
+                f"the card list gives {shuffled}"
+            )
 
 
 class Game(Round):
@@ -71,8 +79,9 @@ class Game(Round):
     __slots__ = ()
 
     @classmethod
-    def new(cls, config: GameConfig | None = None, *, registry: Registry | None = None,
-            **options: Any) -> Game:
+    def new(
+        cls, config: GameConfig | None = None, *, registry: Registry | None = None, **options: Any
+    ) -> Game:
         """A new game, set up by the rulebook (RULINGS G2) from ``config``.
 
         ``options`` are GameConfig fields, for a config given inline. Pass one
@@ -100,7 +109,7 @@ class Game(Round):
             ids = cast.ids[family]
             shuffled = list(cast.shuffled[family])
             rng.shuffle(shuffled)
-            aside = set(shuffled[:len(shuffled) - HAND_SIZE])
+            aside = set(shuffled[: len(shuffled) - HAND_SIZE])
             # Zones list cards in card-list order: the shuffle decides only which
             # cards are set aside, and a stable order reads better.
             game.set_aside[family] = tuple(c for c in ids if c in aside)
@@ -113,8 +122,14 @@ class Game(Round):
         return game
 
     @classmethod
-    def blank(cls, rules: GameRules, config: GameConfig, *, direction: str = DIRECTIONS[0],
-              influence: int = 1) -> Game:
+    def blank(
+        cls,
+        rules: GameRules,
+        config: GameConfig,
+        *,
+        direction: str = DIRECTIONS[0],
+        influence: int = 1,
+    ) -> Game:
         """An empty table for ``config``'s families: round 1, placement, nothing dealt."""
         game = object.__new__(cls)
         game.rules = rules
@@ -223,27 +238,19 @@ class Game(Round):
         """The event log, as typed events."""
         return [event_from_record(record) for record in self.log]
 
-    def view(self, family: str) -> Any:
+    def view(self, family: str) -> View:
         """What ``family`` may see of the game (see :class:`~oriflamme.core.views.View`)."""
-        from .views import View
-
         return View(self, family)
 
     def snapshot(self) -> dict[str, Any]:
         """The whole state as plain data: what :meth:`to_json` writes and ``==`` compares."""
-        from .saves import snapshot
-
         return snapshot(self)
 
     def to_json(self) -> str:
-        from .saves import dump
-
         return dump(self)
 
     @classmethod
     def from_json(cls, text: str, *, registry: Registry | None = None) -> Game:
-        from .saves import load
-
         return load(cls, text, registry if registry is not None else Registry())
 
     def __eq__(self, other: object) -> bool:

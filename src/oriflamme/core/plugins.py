@@ -39,7 +39,9 @@ class PluginInfo:
 
 def builtin_plugins() -> list[tuple[str, object]]:
     """The sets that ship with ``oriflamme``, registered explicitly by name."""
-    from ..expansions import base
+    # Imported here: the built-in sets import the public `oriflamme` package,
+    # exactly as a third-party plugin does, so they load after it.
+    from ..expansions import base  # noqa: PLC0415
 
     return [("base", base)]
 
@@ -53,8 +55,9 @@ class Registry:
     broken package does not stop the others.
     """
 
-    def __init__(self, *, builtins: bool = True, entry_points: bool = True,
-                 exclude: Iterable[str] = ()) -> None:
+    def __init__(
+        self, *, builtins: bool = True, entry_points: bool = True, exclude: Iterable[str] = ()
+    ) -> None:
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
         self.problems: list[str] = []
@@ -70,8 +73,9 @@ class Registry:
         if entry_points:
             self._load_entry_points(excluded)
 
-    def register(self, plugin: object, name: str, *, distribution: str = "",
-                 version: str = "") -> None:
+    def register(
+        self, plugin: object, name: str, *, distribution: str = "", version: str = ""
+    ) -> None:
         """Register ``plugin`` (a module or object with hook implementations) as ``name``."""
         try:
             self.manager.register(plugin, name=name)
@@ -82,18 +86,24 @@ class Registry:
         self._rules_cache.clear()
 
     def _load_entry_points(self, excluded: set[str]) -> None:
-        for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP),
-                         key=lambda ep: ep.name):
+        for ep in sorted(
+            importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
+        ):
             if ep.name in excluded or self.manager.has_plugin(ep.name):
                 continue
             dist = ep.dist
             try:
                 plugin = ep.load()
-                self.register(plugin, ep.name, distribution=dist.name if dist else "",
-                              version=dist.version if dist else "")
+                self.register(
+                    plugin,
+                    ep.name,
+                    distribution=dist.name if dist else "",
+                    version=dist.version if dist else "",
+                )
             except Exception as exc:  # a broken plugin is reported, never fatal
-                self.problems.append(f"plugin {ep.name!r} ({ep.value}) failed to load: "
-                                     f"{type(exc).__name__}: {exc}")
+                self.problems.append(
+                    f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
+                )
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
@@ -136,8 +146,9 @@ class Registry:
             keys.extend(card_set.keys)
         return tuple(keys)
 
-    def rules(self, cards: Sequence[str], sets: Sequence[str],
-              variants: Mapping[str, object]) -> GameRules:
+    def rules(
+        self, cards: Sequence[str], sets: Sequence[str], variants: Mapping[str, object]
+    ) -> GameRules:
         """The rules table for a game with card list ``cards`` from ``sets``.
 
         Tables are cached: games created with the same choices share one.
@@ -155,8 +166,9 @@ class Registry:
             cards=tuple(cards),
             sets=tuple(sets),
             definitions={key: tables.cards[key] for key in sorted(keys)},
-            abilities={key: tables.abilities[key] for key in sorted(keys)
-                       if key in tables.abilities},
+            abilities={
+                key: tables.abilities[key] for key in sorted(keys) if key in tables.abilities
+            },
             observers=tables.observers,
             variants=resolve_variants(tables.variants, variants),
             plugins=tuple((p.name, p.distribution, p.version) for p in self.plugins),
@@ -185,8 +197,9 @@ def _call(impl: Any, hook: str) -> Any:
     except OriflammeError as exc:
         raise PluginError(f"plugin {impl.plugin_name!r}, hook {hook}: {exc}") from None
     except Exception as exc:
-        raise PluginError(f"plugin {impl.plugin_name!r} failed in hook {hook}: "
-                          f"{type(exc).__name__}: {exc}") from exc
+        raise PluginError(
+            f"plugin {impl.plugin_name!r} failed in hook {hook}: {type(exc).__name__}: {exc}"
+        ) from exc
 
 
 @attrs.frozen
@@ -205,8 +218,10 @@ class _Tables:
             for path in _call(impl, "register_card_sets") or ():
                 card_set = _read_set(path, impl.plugin_name)
                 if card_set.name in sets:
-                    raise PluginError(f"card set {card_set.name!r} is provided by both plugin "
-                                      f"{sets[card_set.name].plugin!r} and {impl.plugin_name!r}")
+                    raise PluginError(
+                        f"card set {card_set.name!r} is provided by both plugin "
+                        f"{sets[card_set.name].plugin!r} and {impl.plugin_name!r}"
+                    )
                 sets[card_set.name] = card_set
                 for card in card_set.cards:
                     if card.key in cards:
@@ -214,7 +229,8 @@ class _Tables:
                         raise PluginError(
                             f"card {card.key!r} is provided by both set {other.name!r} "
                             f"(plugin {other.plugin!r}) and set {card_set.name!r} "
-                            f"(plugin {impl.plugin_name!r})")
+                            f"(plugin {impl.plugin_name!r})"
+                        )
                     cards[card.key] = card
         abilities: dict[str, Ability] = {}
         owners: dict[str, str] = {}
@@ -222,38 +238,48 @@ class _Tables:
             provided = _call(impl, "register_abilities") or {}
             for key, ability in provided.items():
                 if key in abilities:
-                    raise PluginError(f"the ability of card {key!r} is provided by both plugin "
-                                      f"{owners[key]!r} and {impl.plugin_name!r}")
+                    raise PluginError(
+                        f"the ability of card {key!r} is provided by both plugin "
+                        f"{owners[key]!r} and {impl.plugin_name!r}"
+                    )
                 if not isinstance(ability, Ability):
-                    raise PluginError(f"plugin {impl.plugin_name!r}: the ability of {key!r} "
-                                      "must be an oriflamme.Ability")
+                    raise PluginError(
+                        f"plugin {impl.plugin_name!r}: the ability of {key!r} "
+                        "must be an oriflamme.Ability"
+                    )
                 abilities[key] = ability
                 owners[key] = impl.plugin_name
         variants: dict[str, Variant] = {}
         for impl in _impls(manager, "register_variants"):
             for variant in _call(impl, "register_variants") or ():
                 if variant.name in variants:
-                    raise PluginError(f"variant {variant.name!r} is declared by both plugin "
-                                      f"{variants[variant.name].plugin!r} and "
-                                      f"{impl.plugin_name!r}")
+                    raise PluginError(
+                        f"variant {variant.name!r} is declared by both plugin "
+                        f"{variants[variant.name].plugin!r} and "
+                        f"{impl.plugin_name!r}"
+                    )
                 variants[variant.name] = attrs.evolve(variant, plugin=impl.plugin_name)
         observers: dict[str, tuple[Observer, ...]] = {}
         for kind, hook in hookspecs.EVENT_HOOKS.items():
             found = tuple(_observer(impl, hook) for impl in _impls(manager, hook))
             if found:
                 observers[kind] = found
-        return cls(sets=sets, cards=cards, abilities=abilities, variants=variants,
-                   observers=observers)
+        return cls(
+            sets=sets, cards=cards, abilities=abilities, variants=variants, observers=observers
+        )
 
 
 def _observer(impl: Any, hook: str) -> Observer:
     if impl.hookwrapper or impl.wrapper:
-        raise PluginError(f"plugin {impl.plugin_name!r}: hook {hook} cannot be a wrapper "
-                          "(event hooks run in the order of plugin names)")
+        raise PluginError(
+            f"plugin {impl.plugin_name!r}: hook {hook} cannot be a wrapper "
+            "(event hooks run in the order of plugin names)"
+        )
     function = impl.function
     names = tuple(impl.argnames)
     if names == ("game", "event"):
         return function  # type: ignore[no-any-return]
+
     # pluggy lets an implementation take a subset of the arguments, by name.
     def call(game: Any, event: Any) -> Any:
         values = {"game": game, "event": event}

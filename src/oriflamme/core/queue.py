@@ -67,13 +67,12 @@ class Queue(State):
     def _insert_position(self, index: int, card: str) -> None:
         """Make ``card`` a new position at ``index``."""
         self.queue.insert(index, (card,))
-        if self.phase == RESOLUTION:
-            # While a card acts, a position inserted at or before it is behind the
-            # walk; between turns (or once the acting position is gone) one
-            # inserted at the next index is ahead, and will be reached.
-            if index < self.walk or (index == self.walk and self.acting is not None
-                                     and not self.acting_gone):
-                self.walk += 1
+        # While a card acts, a position inserted at or before it is behind the
+        # walk; between turns (or once the acting position is gone) one inserted
+        # at the next index is ahead, and will be reached.
+        acting_here = self.acting is not None and not self.acting_gone
+        if self.phase == RESOLUTION and (index < self.walk or (index == self.walk and acting_here)):
+            self.walk += 1
 
     def _stack_on(self, index: int, card: str) -> None:
         self.queue[index] = (*self.queue[index], card)

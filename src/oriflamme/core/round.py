@@ -36,9 +36,18 @@ class Round(Actions):
 
     # Questions, and work to do after them.
 
-    def ask(self, family: str, kind: DecisionKind, options: Sequence[Answer],
-            then: AbilityMethod, card: str, *args: Any) -> None:
-        """Ask ``family`` to choose among ``options``; then call ``then(game, card, *args, answer)``.
+    def ask(
+        self,
+        family: str,
+        kind: DecisionKind,
+        options: Sequence[Answer],
+        then: AbilityMethod,
+        card: str,
+        *args: Any,
+    ) -> None:
+        """Ask ``family`` to choose among ``options``, then call ``then``.
+
+        ``then(game, card, *args, answer)`` is called with the answer.
 
         ``then`` must be a method of a registered ability. RULINGS R4: with no
         option nothing happens; with exactly one it is applied without asking.
@@ -53,8 +62,9 @@ class Round(Actions):
         self.pending = Decision(family, kind, options, card)
         self.resume = (key, then.__name__, card, args)
 
-    def ask_target(self, card: str, positions: Sequence[int], then: AbilityMethod,
-                   *args: Any) -> None:
+    def ask_target(
+        self, card: str, positions: Sequence[int], then: AbilityMethod, *args: Any
+    ) -> None:
         """Ask ``card``'s owner to choose one of the top cards at ``positions``."""
         self.ask(self.owner(card), "target", positions, then, card, *args)
 
@@ -111,17 +121,23 @@ class Round(Actions):
             return (FIRST, LAST)
         if self.bribes:
             owner = self.owner
-            return (FIRST, LAST, *[i for i, stack in enumerate(self.queue)
-                                   if owner(stack[-1]) == family])
+            return (
+                FIRST,
+                LAST,
+                *[i for i, stack in enumerate(self.queue) if owner(stack[-1]) == family],
+            )
         family_of = self.family_of
-        return (FIRST, LAST, *[i for i, stack in enumerate(self.queue)
-                               if family_of[stack[-1]] == family])
+        return (
+            FIRST,
+            LAST,
+            *[i for i, stack in enumerate(self.queue) if family_of[stack[-1]] == family],
+        )
 
     def _place(self, family: str, placement: Placement) -> None:
         card = placement.card
         hand = self.hands[family]
         index = hand.index(card)
-        self.hands[family] = hand[:index] + hand[index + 1:]
+        self.hands[family] = hand[:index] + hand[index + 1 :]
         self.put(card, family, placement.at)
         self.placed += 1
 
@@ -175,8 +191,7 @@ class Round(Actions):
             self._finish(card)
 
     def _finish(self, card: str) -> None:
-        if self.key_of[card] in self.rules.discard_after_use and \
-                self.position(card) is not None:
+        if self.key_of[card] in self.rules.discard_after_use and self.position(card) is not None:
             self.discard(card)
         # RULINGS R8: if the acting card is still on top of its position, the walk
         # moves on; if it left and a card under it is now on top, that card resolves

@@ -48,8 +48,7 @@ class GameRules:
     discard_after_use: frozenset[str] = attrs.field(init=False)
     ability_keys: Mapping[int, str] = attrs.field(init=False)
     # Which card ids each seating of families gets, worked out once (see Game.new).
-    casts: dict[tuple[str, ...], Any] = attrs.field(init=False, factory=dict, eq=False,
-                                                    repr=False)
+    casts: dict[tuple[str, ...], Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
     @reactions.default
     def _reactions(self) -> Mapping[str, Ability]:

@@ -9,7 +9,7 @@ is a save for the table, not a view for one family.
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 from .config import GameConfig
 from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placement, Placements
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
 
 FORMAT = "oriflamme-save"
 VERSION = 1
-G = TypeVar("G", bound="Game")
 
 
 def snapshot(game: Game) -> dict[str, Any]:
@@ -64,7 +63,7 @@ def dump(game: Game) -> str:
     return json.dumps(snapshot(game), ensure_ascii=False, indent=1)
 
 
-def load(cls: type[G], text: str, registry: Registry) -> G:
+def load(cls: type[Game], text: str, registry: Registry) -> Game:
     """Rebuild a game from :func:`dump`'s text; a bad or foreign save raises :class:`SaveError`."""
     try:
         data = json.loads(text)
@@ -73,8 +72,10 @@ def load(cls: type[G], text: str, registry: Registry) -> G:
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("not a saved game: the 'format' field is missing or wrong")
     if data.get("version") != VERSION:
-        raise SaveError(f"saved game version {data.get('version')!r} is not supported "
-                        f"(this engine reads version {VERSION})")
+        raise SaveError(
+            f"saved game version {data.get('version')!r} is not supported "
+            f"(this engine reads version {VERSION})"
+        )
     try:
         return _rebuild(cls, data, registry)
     except SaveError:
@@ -85,11 +86,11 @@ def load(cls: type[G], text: str, registry: Registry) -> G:
         raise SaveError(f"the saved game is damaged: {type(exc).__name__}: {exc}") from None
 
 
-def _rebuild(cls: type[G], data: dict[str, Any], registry: Registry) -> G:
+def _rebuild(cls: type[Game], data: dict[str, Any], registry: Registry) -> Game:
     saved_rules = data["rules"]
     rules = registry.rules(saved_rules["cards"], saved_rules["sets"], saved_rules["variants"])
     config = GameConfig.from_dict(data["config"])
-    game = cls.blank(rules, config, direction=data["direction"])  # type: ignore[attr-defined]
+    game = cls.blank(rules, config, direction=data["direction"])
     for card in data["cards"]:
         family, key = card.split(".")[:2]
         game.family_of[card] = family
@@ -117,8 +118,7 @@ def _rebuild(cls: type[G], data: dict[str, Any], registry: Registry) -> G:
     return game
 
 
-def _pending_data(decision: Decision | None,
-                  resume: Continuation | None) -> dict[str, Any] | None:
+def _pending_data(decision: Decision | None, resume: Continuation | None) -> dict[str, Any] | None:
     if decision is None:
         return None
     options: Any
@@ -126,12 +126,18 @@ def _pending_data(decision: Decision | None,
         options = {"cards": list(decision.options.cards), "ats": list(decision.options.ats)}
     else:
         options = list(decision.options)
-    return {"family": decision.family, "kind": decision.kind, "card": decision.card,
-            "options": options, "then": _listed(resume) if resume else None}
+    return {
+        "family": decision.family,
+        "kind": decision.kind,
+        "card": decision.card,
+        "options": options,
+        "then": _listed(resume) if resume else None,
+    }
 
 
-def _pending_from(data: dict[str, Any] | None,
-                  abilities: Any) -> tuple[Decision | None, Continuation | None]:
+def _pending_from(
+    data: dict[str, Any] | None, abilities: Any
+) -> tuple[Decision | None, Continuation | None]:
     if data is None:
         return None, None
     kind = data["kind"]
@@ -149,8 +155,9 @@ def _pending_from(data: dict[str, Any] | None,
 def _task_from(data: list[Any], abilities: Any) -> Any:
     key, name, card, args = data
     if key is not None and (key not in abilities or not hasattr(abilities[key], name)):
-        raise SaveError(f"the saved game waits on {key}.{name}, which the installed "
-                        "plugins do not provide")
+        raise SaveError(
+            f"the saved game waits on {key}.{name}, which the installed plugins do not provide"
+        )
     return (key, name, card, _tupled(args))
 
 

@@ -30,10 +30,34 @@ class State:
     """The data of a game. :class:`~oriflamme.Game` adds the rules that change it."""
 
     __slots__ = (
-        "acting", "acting_gone", "bribes", "config", "direction", "discarded", "eliminated",
-        "families", "family_of", "first", "hands", "influence", "key_of", "log", "pending",
-        "phase", "placed", "queue", "reserve", "resume", "revealing", "round", "rules", "set_aside",
-        "tasks", "tokens", "up", "walk",
+        "acting",
+        "acting_gone",
+        "bribes",
+        "config",
+        "direction",
+        "discarded",
+        "eliminated",
+        "families",
+        "family_of",
+        "first",
+        "hands",
+        "influence",
+        "key_of",
+        "log",
+        "pending",
+        "phase",
+        "placed",
+        "queue",
+        "reserve",
+        "resume",
+        "revealing",
+        "round",
+        "rules",
+        "set_aside",
+        "tasks",
+        "tokens",
+        "up",
+        "walk",
     )
 
     # Shared, never changed after creation.

@@ -23,8 +23,10 @@ class Variant:
 
     def __attrs_post_init__(self) -> None:
         if self.default not in self.values:
-            raise ValueError(f"variant {self.name!r}: default {self.default!r} "
-                             f"is not one of its values {self.values!r}")
+            raise ValueError(
+                f"variant {self.name!r}: default {self.default!r} "
+                f"is not one of its values {self.values!r}"
+            )
 
     def parse(self, raw: object) -> VariantValue:
         """The value ``raw`` stands for: the value itself, or its text (``true``, ``revised``)."""
@@ -43,8 +45,9 @@ def _text(value: VariantValue) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
 
 
-def resolve_variants(declared: Mapping[str, Variant],
-                     chosen: Mapping[str, object]) -> dict[str, VariantValue]:
+def resolve_variants(
+    declared: Mapping[str, Variant], chosen: Mapping[str, object]
+) -> dict[str, VariantValue]:
     """Every declared variant's value: the chosen one, checked, or its default."""
     unknown = sorted(set(chosen) - set(declared))
     if unknown:

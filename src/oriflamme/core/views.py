@@ -41,8 +41,9 @@ class View:
 
     def __init__(self, game: Game, family: str) -> None:
         if family not in game.families:
-            raise ValueError(f"{family!r} is not a family of this game "
-                             f"({', '.join(game.families)})")
+            raise ValueError(
+                f"{family!r} is not a family of this game ({', '.join(game.families)})"
+            )
         self.game = game
         self.family = family
 
@@ -55,10 +56,18 @@ class View:
     def queue(self) -> tuple[tuple[CardView, ...], ...]:
         game = self.game
         return tuple(
-            tuple(CardView(card if self.sees(card) else None, game.family_of[card],
-                           game.owner(card), card in game.up, game.tokens.get(card, 0))
-                  for card in stack)
-            for stack in game.queue)
+            tuple(
+                CardView(
+                    card if self.sees(card) else None,
+                    game.family_of[card],
+                    game.owner(card),
+                    card in game.up,
+                    game.tokens.get(card, 0),
+                )
+                for card in stack
+            )
+            for stack in game.queue
+        )
 
     @property
     def hand(self) -> tuple[str, ...]:
@@ -94,8 +103,14 @@ class View:
         if kind == Placed.kind:
             _, family, card, position, on, face_up = record
             if not face_up and self.game.family_of[card] != self.family:
-                return (kind, family, None, position, on if on is None or self._shown(on)
-                        else None, face_up)
+                return (
+                    kind,
+                    family,
+                    None,
+                    position,
+                    on if on is None or self._shown(on) else None,
+                    face_up,
+                )
         elif kind == TokenAdded.kind:
             if self.game.family_of[record[1]] != self.family:
                 return (kind, None, *record[2:])

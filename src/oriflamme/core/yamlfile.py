@@ -52,9 +52,8 @@ def _child(node: yaml.Node, key: Key) -> yaml.Node | None:
             if isinstance(k, yaml.ScalarNode) and k.value == str(key):
                 return v  # type: ignore[no-any-return]
         return None
-    if isinstance(node, yaml.SequenceNode) and isinstance(key, int):
-        if 0 <= key < len(node.value):
-            return node.value[key]  # type: ignore[no-any-return]
+    if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+        return node.value[key]  # type: ignore[no-any-return]
     return None
 
 

@@ -16,6 +16,5 @@ class Lord(Ability):
     def activate(self, game: Game, card: str) -> None:
         owner = game.owner(card)
         queue = game.queue
-        bonus = sum(1 for i in game.adjacent(game.index(card))
-                    if game.owner(queue[i][-1]) == owner)
+        bonus = sum(1 for i in game.adjacent(game.index(card)) if game.owner(queue[i][-1]) == owner)
         game.gain(owner, 1 + bonus, card)

@@ -18,8 +18,9 @@ class RoyalDecree(Ability):
     # from its position (R8).
     def activate(self, game: Game, card: str) -> None:
         own = game.index(card)
-        game.ask_target(card, [i for i in range(len(game.queue)) if i != own],
-                        self.choose_destination)
+        game.ask_target(
+            card, [i for i in range(len(game.queue)) if i != own], self.choose_destination
+        )
 
     def choose_destination(self, game: Game, card: str, position: int) -> None:
         target = game.top(position)

@@ -18,9 +18,11 @@ class Shapeshifter(Ability):
     # with the Shapeshifter acting: its position, its name, its owner. Nothing
     # to copy: no effect.
     def activate(self, game: Game, card: str) -> None:
-        options = [i for i in game.adjacent(game.index(card))
-                   if game.is_up(top := game.top(i)) and game.is_character(top)
-                   and game.key(top) != KEY]
+        options = [
+            i
+            for i in game.adjacent(game.index(card))
+            if game.is_up(top := game.top(i)) and game.is_character(top) and game.key(top) != KEY
+        ]
         game.ask_target(card, options, self.copy)
 
     def copy(self, game: Game, card: str, position: int) -> None:
