@@ -1,0 +1,39 @@
+"""Small helpers for the tests: seeded random play and whole-game comparisons."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from oriflamme import Game, GameConfig, Registry
+from oriflamme.bots import RandomBot, bot_seed, play_out
+from oriflamme.core.config import COLOURS
+
+
+def new_game(registry: Registry, seed: int, families: int = 3, **options: Any) -> Game:
+    return Game.new(GameConfig(families=COLOURS[:families], seed=seed, **options),
+                    registry=registry)
+
+
+def random_bots(game: Game, seed: int) -> dict[str, RandomBot]:
+    return {f: RandomBot(bot_seed(seed, seat)) for seat, f in enumerate(game.families)}
+
+
+def played(registry: Registry, seed: int, families: int = 3, **options: Any) -> Game:
+    """A whole game, random bots on both sides, from ``seed``."""
+    game = new_game(registry, seed, families, **options)
+    play_out(game, random_bots(game, seed))
+    return game
+
+
+def all_cards(game: Game) -> list[str]:
+    """Every card of the game wherever it is, once per place it appears."""
+    cards = [card for stack in game.queue for card in stack]
+    for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated"):
+        for pile in game.pile(zone).values():
+            cards.extend(pile)
+    return cards
+
+
+def rng_for(seed: int) -> random.Random:
+    return random.Random(seed)

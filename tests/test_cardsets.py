@@ -1,0 +1,87 @@
+"""Card data: the base set loads; a malformed file fails with its file, line and reason."""
+
+from __future__ import annotations
+
+from importlib.resources import files
+
+import pytest
+
+from oriflamme import CardDataError, CardSet, CardType, Registry
+from oriflamme.core.cardsets import RevealTokens
+
+GOOD_CARD = """\
+set: test
+title: Test
+cards:
+  - key: knight
+    name: Knight
+    type: character
+    text: Gain 1.
+"""
+
+
+def load(text: str) -> CardSet:
+    return CardSet.from_yaml(text, path="test.yaml")
+
+
+def test_base_set_has_the_ten_cards_with_their_names(registry: Registry) -> None:
+    base = registry.sets["base"]
+    assert base.keys == (
+        "archer", "soldier", "spy", "heir", "assassination", "royal_decree", "lord",
+        "shapeshifter", "ambush", "conspiracy",
+    )
+    cards = {card.key: card for card in base.cards}
+    assert cards["shapeshifter"].name_in("fr") == "Changeforme"
+    assert cards["shapeshifter"].name_in("pl") == "Impostor"
+    assert cards["archer"].name_in("pl") == "Łucznik"
+    assert cards["royal_decree"].name == "Royal Decree"
+    intrigues = {k for k, c in cards.items() if c.type is CardType.INTRIGUE}
+    assert intrigues == {"assassination", "royal_decree", "ambush", "conspiracy"}
+    assert all(c.discard_after_use == (c.type is CardType.INTRIGUE) for c in cards.values())
+    assert cards["conspiracy"].reveal_tokens is RevealTokens.DOUBLE
+    assert cards["ambush"].reveal_tokens is RevealTokens.SUPPLY
+    assert cards["soldier"].reveal_tokens is RevealTokens.GAIN
+
+
+def test_card_yaml_is_read_with_safe_load_only() -> None:
+    source = (files("oriflamme") / "core" / "yamlfile.py").read_text(encoding="utf-8")
+    assert "yaml.safe_load(" in source
+    for unsafe in ("yaml.load(", "yaml.unsafe_load", "FullLoader", "UnsafeLoader", "eval("):
+        assert unsafe not in source
+
+
+def test_a_good_file_loads_into_frozen_cards() -> None:
+    card = load(GOOD_CARD).cards[0]
+    assert (card.key, card.name, card.type, card.set) == ("knight", "Knight",
+                                                          CardType.CHARACTER, "test")
+    assert card.source == "test.yaml:4"
+    with pytest.raises(AttributeError):
+        card.name = "Other"  # type: ignore[misc]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (GOOD_CARD.replace("    type: character\n", ""),
+         "test.yaml:4: card is missing required field 'type'"),
+        (GOOD_CARD.replace("type: character", "type: hero"),
+         "test.yaml:6: card 'knight': type 'hero' is not one of: character, intrigue"),
+        (GOOD_CARD + "    power: 3\n", "test.yaml:8: unknown field 'power'"),
+        (GOOD_CARD.replace("key: knight", "key: Knight"),
+         "test.yaml:4: card key 'Knight' must be lowercase snake_case"),
+        (GOOD_CARD + GOOD_CARD.split("cards:\n")[1],
+         "test.yaml:8: card key 'knight' is defined twice (first at test.yaml:4)"),
+        (GOOD_CARD.replace("type: character", "type: intrigue"),
+         "test.yaml:6: card 'knight': an intrigue must have discard_after_use: true"),
+        (GOOD_CARD.replace("    text: Gain 1.\n", "    text: Gain 1.\n    text: Gain 2.\n"),
+         "test.yaml:8: key 'text' is given twice (first at line 7)"),
+        (GOOD_CARD.replace("name: Knight", "name: [Knight"),
+         "test.yaml:6: not valid YAML"),
+        ("set: test\ntitle: Test\ncards: []\n", "test.yaml:3: 'cards' must be a non-empty list"),
+        ("- a list\n", "test.yaml: a card set file must be a mapping"),
+    ],
+)
+def test_a_malformed_file_names_file_line_and_problem(text: str, message: str) -> None:
+    with pytest.raises(CardDataError) as error:
+        load(text)
+    assert str(error.value).startswith(message), str(error.value)

@@ -1,0 +1,136 @@
+"""The plugin layer: tables keyed by name, duplicates refused, order never decides a rule."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from oriflamme import Ability, Game, GameConfig, PluginError, Registry, hookimpl
+from oriflamme.bots import play_out
+from oriflamme.core import hookspecs
+from oriflamme.core.events import Eliminated, Revealed
+from oriflamme.expansions import base
+
+from .helpers import random_bots
+
+
+class Tax:
+    """An observer whose effect depends on when it runs: halves the revealer's Influence."""
+
+    @hookimpl
+    def card_revealed(self, game: Game, event: Revealed) -> None:
+        game.lose(event.family, game.influence[event.family] // 2)
+
+
+class Bounty:
+    """Another observer: each elimination pays its victim's family 3."""
+
+    @hookimpl
+    def card_revealed(self, event: Revealed, game: Game) -> None:
+        game.gain(event.family, 3)
+
+    @hookimpl
+    def card_eliminated(self, event: Eliminated, game: Game) -> None:
+        game.gain(event.owner, 3)
+
+
+def registry_in_order(order: Sequence[str]) -> Registry:
+    plugins = {"base": base, "tax": Tax(), "bounty": Bounty()}
+    registry = Registry(builtins=False, entry_points=False)
+    for name in order:
+        registry.register(plugins[name], name)
+    return registry
+
+
+def test_registration_order_never_changes_a_game() -> None:
+    seed = 20261122
+    print(f"seed={seed}")
+    orders = [["base", "tax", "bounty"], ["bounty", "tax", "base"], ["tax", "base", "bounty"]]
+    rng = random.Random(seed)
+    for _ in range(3):
+        orders.append(rng.sample(["base", "tax", "bounty"], 3))
+    games = []
+    for order in orders:
+        game = Game.new(GameConfig(seed=seed), registry=registry_in_order(order))
+        play_out(game, random_bots(game, seed))
+        games.append(game.snapshot())
+    for order, snapshot in zip(orders[1:], games[1:], strict=True):
+        assert snapshot["log"] == games[0]["log"], f"order {order} played differently"
+        assert snapshot["influence"] == games[0]["influence"]
+
+
+def test_observers_run_in_plugin_name_order(registry: Registry) -> None:
+    calls: list[str] = []
+
+    def watcher(label: str) -> object:
+        return SimpleNamespace(
+            card_placed=hookimpl(lambda event: calls.append(label)))
+
+    reg = Registry(entry_points=False)
+    reg.register(watcher("zeta"), "zeta")
+    reg.register(watcher("alpha"), "alpha")
+    reg.register(watcher("mid"), "mid")
+    game = Game.new(GameConfig(seed=1), registry=reg)
+    decision = game.decision
+    assert decision is not None
+    game.answer(decision.options[0])
+    assert calls == ["alpha", "mid", "zeta"]
+
+
+def test_a_card_set_provided_twice_is_an_error() -> None:
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_card_sets=hookimpl(base.register_card_sets)), "copy")
+    with pytest.raises(PluginError, match="card set 'base' is provided by both plugin"):
+        _ = reg.sets
+
+
+def test_a_card_key_in_two_sets_is_an_error(tmp_path: Path) -> None:
+    other = tmp_path / "other.yaml"
+    other.write_text("set: other\ntitle: Other\ncards:\n  - key: spy\n    name: Spy\n"
+                     "    type: character\n    text: Something else.\n", encoding="utf-8")
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [other])), "other")
+    with pytest.raises(PluginError, match="card 'spy' is provided by both set 'base'"):
+        _ = reg.cards
+
+
+def test_an_ability_provided_twice_is_an_error() -> None:
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(
+        register_abilities=hookimpl(lambda: {"heir": Ability()})), "rival")
+    with pytest.raises(PluginError, match="ability of card 'heir' is provided by both "
+                       "plugin 'base' and 'rival'"):
+        _ = reg.abilities
+
+
+def test_a_plugin_that_raises_in_a_hook_is_named() -> None:
+    def broken() -> Mapping[str, Ability]:
+        raise RuntimeError("boom")
+
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_abilities=hookimpl(broken)), "broken")
+    with pytest.raises(PluginError, match="plugin 'broken' failed in hook "
+                       "register_abilities: RuntimeError: boom"):
+        _ = reg.abilities
+
+
+def test_abilities_are_looked_up_in_a_table_built_once(registry: Registry) -> None:
+    game = Game.new(GameConfig(seed=3), registry=registry)
+    other = Game.new(GameConfig(seed=4), registry=registry)
+    assert game.rules is other.rules  # one table for every game of the same choices
+    assert set(game.rules.abilities) == set(registry.sets["base"].keys)
+    assert game.clone().rules is game.rules
+
+
+def test_every_hook_is_typed_and_documented() -> None:
+    hooks = [name for name in dir(hookspecs) if hasattr(getattr(hookspecs, name),
+                                                          "oriflamme_spec")]
+    assert len(hooks) == 11
+    for name in hooks:
+        function = getattr(hookspecs, name)
+        assert function.__doc__ and len(function.__doc__.strip()) > 40, name
+        assert "return" in function.__annotations__, name
