@@ -67,8 +67,7 @@ def test_observers_run_in_plugin_name_order(registry: Registry) -> None:
     calls: list[str] = []
 
     def watcher(label: str) -> object:
-        return SimpleNamespace(
-            card_placed=hookimpl(lambda event: calls.append(label)))
+        return SimpleNamespace(card_placed=hookimpl(lambda event: calls.append(label)))
 
     reg = Registry(entry_points=False)
     reg.register(watcher("zeta"), "zeta")
@@ -90,8 +89,11 @@ def test_a_card_set_provided_twice_is_an_error() -> None:
 
 def test_a_card_key_in_two_sets_is_an_error(tmp_path: Path) -> None:
     other = tmp_path / "other.yaml"
-    other.write_text("set: other\ntitle: Other\ncards:\n  - key: spy\n    name: Spy\n"
-                     "    type: character\n    text: Something else.\n", encoding="utf-8")
+    other.write_text(
+        "set: other\ntitle: Other\ncards:\n  - key: spy\n    name: Spy\n"
+        "    type: character\n    text: Something else.\n",
+        encoding="utf-8",
+    )
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [other])), "other")
     with pytest.raises(PluginError, match="card 'spy' is provided by both set 'base'"):
@@ -100,10 +102,10 @@ def test_a_card_key_in_two_sets_is_an_error(tmp_path: Path) -> None:
 
 def test_an_ability_provided_twice_is_an_error() -> None:
     reg = Registry(entry_points=False)
-    reg.register(SimpleNamespace(
-        register_abilities=hookimpl(lambda: {"heir": Ability()})), "rival")
-    with pytest.raises(PluginError, match="ability of card 'heir' is provided by both "
-                       "plugin 'base' and 'rival'"):
+    reg.register(SimpleNamespace(register_abilities=hookimpl(lambda: {"heir": Ability()})), "rival")
+    with pytest.raises(
+        PluginError, match="ability of card 'heir' is provided by both plugin 'base' and 'rival'"
+    ):
         _ = reg.abilities
 
 
@@ -113,8 +115,9 @@ def test_a_plugin_that_raises_in_a_hook_is_named() -> None:
 
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_abilities=hookimpl(broken)), "broken")
-    with pytest.raises(PluginError, match="plugin 'broken' failed in hook "
-                       "register_abilities: RuntimeError: boom"):
+    with pytest.raises(
+        PluginError, match="plugin 'broken' failed in hook register_abilities: RuntimeError: boom"
+    ):
         _ = reg.abilities
 
 
@@ -127,10 +130,10 @@ def test_abilities_are_looked_up_in_a_table_built_once(registry: Registry) -> No
 
 
 def test_every_hook_is_typed_and_documented() -> None:
-    hooks = [name for name in dir(hookspecs) if hasattr(getattr(hookspecs, name),
-                                                          "oriflamme_spec")]
+    hooks = [name for name in dir(hookspecs) if hasattr(getattr(hookspecs, name), "oriflamme_spec")]
     assert len(hooks) == 11
     for name in hooks:
         function = getattr(hookspecs, name)
-        assert function.__doc__ and len(function.__doc__.strip()) > 40, name
+        assert function.__doc__, name
+        assert len(function.__doc__.strip()) > 40, name
         assert "return" in function.__annotations__, name

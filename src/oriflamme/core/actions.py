@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .events import EVENT_TYPES, Discarded, Eliminated, Moved, Placed
+from .events import EVENT_TYPES, Bribed, Discarded, Eliminated, Moved, Placed
 from .queue import Queue
 
 
@@ -154,20 +154,35 @@ class Actions(Queue):
 
         ``at`` is ``"first"``, ``"last"`` or the index of a position to stack on.
         """
-        on: str | None = None
         if at == "first":
-            index = 0
-            self._insert_position(0, card)
+            self.insert(card, family, 0, face_up=face_up)
         elif at == "last":
-            index = len(self.queue)
-            self._insert_position(index, card)
+            self.insert(card, family, len(self.queue), face_up=face_up)
         else:
             index = int(at)
             on = self.queue[index][-1]
             self._stack_on(index, card)
+            if face_up:
+                self.up.add(card)
+            self._emit(Placed.kind, family, card, index, on, face_up)
+
+    def insert(self, card: str, family: str, index: int, *, face_up: bool = False) -> None:
+        """Put ``card`` into the queue as a new position at ``index``, for ``family``.
+
+        The walk treats it like any card placed ahead of or behind it (RULINGS R8).
+        """
+        self._insert_position(index, card)
         if face_up:
             self.up.add(card)
-        self._emit(Placed.kind, family, card, index, on, face_up)
+        self._emit(Placed.kind, family, card, index, None, face_up)
+
+    def bribe(self, card: str, family: str) -> None:
+        """Put ``family``'s Bribery token on ``card``, replacing any other (RULINGS A-Bribery).
+
+        The card now belongs to ``family`` (R3) until it leaves the queue.
+        """
+        self.bribes[card] = family
+        self._emit(Bribed.kind, card, family)
 
     def take(self, zone: str, family: str, card: str) -> None:
         """Take ``card`` out of ``family``'s ``zone`` (hands, reserve, discarded...)."""

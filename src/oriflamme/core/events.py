@@ -143,6 +143,15 @@ class Stolen(Event):
 
 
 @attrs.frozen
+class Bribed(Event):
+    """``family``'s Bribery token was put on ``card``, which it now owns."""
+
+    kind: ClassVar[str] = "bribed"
+    card: str
+    family: str
+
+
+@attrs.frozen
 class RoundEnded(Event):
     kind: ClassVar[str] = "round_ended"
     round: int
@@ -168,6 +177,7 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Eliminated,
         Discarded,
         Moved,
+        Bribed,
         Gained,
         Lost,
         Stolen,

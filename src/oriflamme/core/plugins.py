@@ -41,9 +41,9 @@ def builtin_plugins() -> list[tuple[str, object]]:
     """The sets that ship with ``oriflamme``, registered explicitly by name."""
     # Imported here: the built-in sets import the public `oriflamme` package,
     # exactly as a third-party plugin does, so they load after it.
-    from ..expansions import base  # noqa: PLC0415
+    from ..expansions import ablaze, base  # noqa: PLC0415
 
-    return [("base", base)]
+    return [("ablaze", ablaze), ("base", base)]
 
 
 class Registry:
