@@ -11,8 +11,9 @@ from oriflamme.core.config import COLOURS
 
 
 def new_game(registry: Registry, seed: int, families: int = 3, **options: Any) -> Game:
-    return Game.new(GameConfig(families=COLOURS[:families], seed=seed, **options),
-                    registry=registry)
+    return Game.new(
+        GameConfig(families=COLOURS[:families], seed=seed, **options), registry=registry
+    )
 
 
 def random_bots(game: Game, seed: int) -> dict[str, RandomBot]:

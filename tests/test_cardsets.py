@@ -27,8 +27,16 @@ def load(text: str) -> CardSet:
 def test_base_set_has_the_ten_cards_with_their_names(registry: Registry) -> None:
     base = registry.sets["base"]
     assert base.keys == (
-        "archer", "soldier", "spy", "heir", "assassination", "royal_decree", "lord",
-        "shapeshifter", "ambush", "conspiracy",
+        "archer",
+        "soldier",
+        "spy",
+        "heir",
+        "assassination",
+        "royal_decree",
+        "lord",
+        "shapeshifter",
+        "ambush",
+        "conspiracy",
     )
     cards = {card.key: card for card in base.cards}
     assert cards["shapeshifter"].name_in("fr") == "Changeforme"
@@ -52,8 +60,12 @@ def test_card_yaml_is_read_with_safe_load_only() -> None:
 
 def test_a_good_file_loads_into_frozen_cards() -> None:
     card = load(GOOD_CARD).cards[0]
-    assert (card.key, card.name, card.type, card.set) == ("knight", "Knight",
-                                                          CardType.CHARACTER, "test")
+    assert (card.key, card.name, card.type, card.set) == (
+        "knight",
+        "Knight",
+        CardType.CHARACTER,
+        "test",
+    )
     assert card.source == "test.yaml:4"
     with pytest.raises(AttributeError):
         card.name = "Other"  # type: ignore[misc]
@@ -62,21 +74,32 @@ def test_a_good_file_loads_into_frozen_cards() -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        (GOOD_CARD.replace("    type: character\n", ""),
-         "test.yaml:4: card is missing required field 'type'"),
-        (GOOD_CARD.replace("type: character", "type: hero"),
-         "test.yaml:6: card 'knight': type 'hero' is not one of: character, intrigue"),
+        (
+            GOOD_CARD.replace("    type: character\n", ""),
+            "test.yaml:4: card is missing required field 'type'",
+        ),
+        (
+            GOOD_CARD.replace("type: character", "type: hero"),
+            "test.yaml:6: card 'knight': type 'hero' is not one of: character, intrigue",
+        ),
         (GOOD_CARD + "    power: 3\n", "test.yaml:8: unknown field 'power'"),
-        (GOOD_CARD.replace("key: knight", "key: Knight"),
-         "test.yaml:4: card key 'Knight' must be lowercase snake_case"),
-        (GOOD_CARD + GOOD_CARD.split("cards:\n")[1],
-         "test.yaml:8: card key 'knight' is defined twice (first at test.yaml:4)"),
-        (GOOD_CARD.replace("type: character", "type: intrigue"),
-         "test.yaml:6: card 'knight': an intrigue must have discard_after_use: true"),
-        (GOOD_CARD.replace("    text: Gain 1.\n", "    text: Gain 1.\n    text: Gain 2.\n"),
-         "test.yaml:8: key 'text' is given twice (first at line 7)"),
-        (GOOD_CARD.replace("name: Knight", "name: [Knight"),
-         "test.yaml:6: not valid YAML"),
+        (
+            GOOD_CARD.replace("key: knight", "key: Knight"),
+            "test.yaml:4: card key 'Knight' must be lowercase snake_case",
+        ),
+        (
+            GOOD_CARD + GOOD_CARD.split("cards:\n")[1],
+            "test.yaml:8: card key 'knight' is defined twice (first at test.yaml:4)",
+        ),
+        (
+            GOOD_CARD.replace("type: character", "type: intrigue"),
+            "test.yaml:6: card 'knight': an intrigue must have discard_after_use: true",
+        ),
+        (
+            GOOD_CARD.replace("    text: Gain 1.\n", "    text: Gain 1.\n    text: Gain 2.\n"),
+            "test.yaml:8: key 'text' is given twice (first at line 7)",
+        ),
+        (GOOD_CARD.replace("name: Knight", "name: [Knight"), "test.yaml:6: not valid YAML"),
         ("set: test\ntitle: Test\ncards: []\n", "test.yaml:3: 'cards' must be a non-empty list"),
         ("- a list\n", "test.yaml: a card set file must be a mapping"),
     ],

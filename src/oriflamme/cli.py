@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import NoReturn
 
 from .commands import cards_command, conformance_command
 from .core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES
@@ -77,10 +78,15 @@ def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
     )
 
 
+class _Parser(argparse.ArgumentParser):
+    """Reports a bad option in one line (and where to find help), not a usage dump."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="oriflamme", description="A rules engine for the card game Oriflamme."
-    )
+    parser = _Parser(prog="oriflamme", description="A rules engine for the card game Oriflamme.")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 

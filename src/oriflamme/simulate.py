@@ -97,7 +97,10 @@ def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
     return show
 
 
-def simulate_command(args: argparse.Namespace, registry: Registry, out: TextIO = sys.stdout) -> int:
+def simulate_command(
+    args: argparse.Namespace, registry: Registry, out: TextIO | None = None
+) -> int:
+    out = out if out is not None else sys.stdout
     config = GameConfig(
         families=COLOURS[: args.families],
         sets=args.sets,

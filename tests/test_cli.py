@@ -1,0 +1,130 @@
+"""The command line: each command works, and a user's mistake is one clear line."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+
+from oriflamme import Registry
+from oriflamme.cli import main
+from oriflamme.terminal import play_command
+
+from .conftest import ROOT
+
+
+def test_cards_lists_every_base_card(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cards", "--no-plugins", "--sets", "base", "--language", "fr"]) == 0
+    out = capsys.readouterr().out
+    assert "Oriflamme (set base, plugin base)" in out
+    for name in ("Archer", "Soldat", "Espion", "Héritier", "Changeforme", "Complot"):
+        assert name in out
+    assert "no ability implemented" not in out
+
+
+def test_simulate_prints_wins_per_seat_and_mean_scores(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["simulate", "--games", "20", "--families", "5", "--seed", "1", "--no-plugins"]
+    assert main(args) == 0
+    first = capsys.readouterr().out
+    lines = first.splitlines()
+    assert lines[0] == "20 games, 5 families, sets base, seeds 1 to 20"
+    assert lines[1].split() == ["seat", "family", "wins", "shared", "win", "%", "mean", "score"]
+    seats = [line.split() for line in lines[2:7]]
+    assert [row[1] for row in seats] == ["red", "blue", "green", "yellow", "black"]
+    assert sum(int(row[2]) for row in seats) + sum(int(row[3]) > 0 for row in seats) >= 20 - 5
+    assert "games/s" in lines[7]
+    assert main(args) == 0
+    assert capsys.readouterr().out.splitlines()[:7] == lines[:7]  # same seed, same results
+
+
+def test_conformance_command_prints_a_line_per_scenario_and_a_total(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    folder = ROOT / "tests" / "conformance" / "base" / "cards"
+    assert main(["conformance", "--no-plugins", str(folder)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1].endswith("passed, 0 failed")
+    assert all(line.startswith("PASS ") for line in out[:-1])
+
+
+def run_cli(argv: list[str]) -> int:
+    try:
+        return main(argv)
+    except SystemExit as exit:  # argparse's own errors leave this way
+        return int(exit.code or 0)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["simulate", "--families", "7"], "a game has 3 to 5 families, not 7"),
+        (["simulate", "--games", "0"], "must be at least 1, not 0"),
+        (["simulate", "--sets", "nope"], "unknown card set 'nope'"),
+        (["simulate", "--variant", "nope=1"], "unknown variant 'nope'"),
+        (["simulate", "--variant", "oops"], "expected NAME=VALUE, not 'oops'"),
+        (["conformance", "/no/such/place"], "no such file or folder: /no/such/place"),
+        (["play", "--seat", "9"], "--seat 9: a game of 4 families has seats 1 to 4"),
+        (["cards", "--sets", "nope"], "unknown card set 'nope'"),
+        ([], "the following arguments are required: COMMAND"),
+    ],
+)
+def test_a_user_mistake_is_one_line(
+    capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    assert run_cli([*argv, "--no-plugins"] if argv else argv) == 2
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1, err
+    assert "Traceback" not in err
+
+
+def answers(first: str, then: str = "1") -> Iterator[str]:
+    yield first
+    while True:
+        yield then
+
+
+def play_args(**changes: object) -> argparse.Namespace:
+    args = argparse.Namespace(families=4, sets=("base",), variant=[], seat=1, seed=5, bots="random")
+    for key, value in changes.items():
+        setattr(args, key, value)
+    return args
+
+
+def test_play_reaches_the_final_scores(registry: Registry) -> None:
+    out = io.StringIO()
+    typed = answers("not a number")
+    assert play_command(play_args(), registry, read=lambda _p: next(typed), out=out) == 0
+    text = out.getvalue()
+    assert "Please type a number from 1 to" in text  # bad input asks again
+    assert "=== Round 6 of 6" in text
+    assert "Final scores: red" in text
+    assert "Your hand:" in text
+    assert "Influence: red" in text
+
+
+def test_play_leaves_cleanly_at_the_end_of_input(registry: Registry) -> None:
+    def closed(_prompt: str) -> str:
+        raise EOFError
+
+    out = io.StringIO()
+    assert play_command(play_args(), registry, read=closed, out=out) == 0
+    assert "You left the game." in out.getvalue()
+
+
+def test_play_as_a_command_with_piped_answers() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "play", "--seed", "3", "--no-plugins"],
+        input="1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Final scores:" in result.stdout
+    assert result.stderr == ""

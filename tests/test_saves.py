@@ -1,0 +1,76 @@
+"""Saving and loading: a game comes back identical, and plays on identically."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from oriflamme import Game, Registry, SaveError
+from oriflamme.bots import RandomBot, play_out
+
+from .helpers import new_game, random_bots
+
+
+def test_a_saved_game_loads_back_identical_at_every_step(registry: Registry) -> None:
+    seed = 99
+    print(f"seed={seed}")
+    game = new_game(registry, seed)
+    steps = 0
+
+    def check(game: Game, _answer: object) -> None:
+        nonlocal steps
+        steps += 1
+        loaded = Game.from_json(game.to_json(), registry=registry)
+        assert loaded == game, f"seed {seed}, step {steps}"
+        assert loaded.decision == game.decision
+
+    play_out(game, random_bots(game, seed), on_answer=check)
+    assert game.over
+    assert Game.from_json(game.to_json(), registry=registry).winners == game.winners
+
+
+def test_a_reloaded_game_plays_on_like_the_original(registry: Registry) -> None:
+    for seed in range(20):
+        print(f"seed={seed}")
+        game = new_game(registry, seed)
+        bots = random_bots(game, seed)
+        for _ in range(seed + 10):
+            decision = game.decision
+            assert decision is not None
+            game.answer(bots[decision.family].choose(game.view(decision.family), decision))
+        copy = Game.from_json(game.to_json(), registry=registry)
+        tail = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
+        tail_copy = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
+        play_out(game, tail)
+        play_out(copy, tail_copy)
+        assert copy == game
+
+
+def test_a_clone_is_independent(registry: Registry) -> None:
+    game = new_game(registry, 3)
+    clone = game.clone()
+    assert clone == game
+    play_out(clone, random_bots(clone, 3))
+    assert clone.over
+    assert not game.over
+    assert game.snapshot() == new_game(registry, 3).snapshot()
+
+
+@pytest.mark.parametrize(
+    ("mangle", "message"),
+    [
+        (lambda d: "not json", "not a saved game: line 1"),
+        (lambda d: json.dumps({"x": 1}), "the 'format' field is missing or wrong"),
+        (lambda d: json.dumps({**d, "version": 99}), "saved game version 99 is not supported"),
+        (lambda d: json.dumps({**d, "queue": 5}), "the saved game is damaged"),
+        (
+            lambda d: json.dumps({**d, "rules": {**d["rules"], "sets": ["gone"]}}),
+            "cannot be played here: unknown card set 'gone'",
+        ),
+    ],
+)
+def test_a_bad_save_is_refused_plainly(registry: Registry, mangle: object, message: str) -> None:
+    data = new_game(registry, 1).snapshot()
+    with pytest.raises(SaveError, match=message):
+        Game.from_json(mangle(data), registry=registry)  # type: ignore[operator]

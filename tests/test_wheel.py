@@ -1,0 +1,91 @@
+"""The built wheel, installed outside the checkout, has everything: the YAML card data too."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+
+@pytest.fixture(scope="module")
+def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The wheel built from this checkout, unpacked by pip into a folder of its own."""
+    work = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            str(ROOT),
+            "--no-deps",
+            "--no-build-isolation",
+            "--quiet",
+            "--wheel-dir",
+            str(work / "dist"),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    wheel = next((work / "dist").glob("oriflamme-*.whl"))
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "oriflamme/cards/base.yaml" in names
+    assert "oriflamme/py.typed" in names
+    target = work / "site"
+    subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            str(wheel),
+            "--no-deps",
+            "--quiet",
+            "--target",
+            str(target),
+        ],
+        check=True,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    return target
+
+
+def run_installed(target: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    # Run from an empty folder with the installed copy first on the path, so that
+    # nothing of the checkout can stand in for what the wheel is missing.
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=target.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+
+
+def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
+    where = run_installed(installed, "-c", "import oriflamme; print(oriflamme.__file__)")
+    assert where.stdout.strip().startswith(str(installed)), where
+    cards = run_installed(installed, "-m", "oriflamme", "cards", "--no-plugins")
+    assert cards.returncode == 0, cards.stderr
+    assert "royal_decree" in cards.stdout
+    scenarios = ROOT / "tests" / "conformance" / "base" / "cards"
+    run = run_installed(
+        installed, "-m", "oriflamme", "conformance", "--quiet", "--no-plugins", str(scenarios)
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert run.stdout.strip().endswith("passed, 0 failed")
+    game = run_installed(installed, "-m", "oriflamme", "simulate", "--games", "3", "--no-plugins")
+    assert game.returncode == 0, game.stderr
