@@ -23,10 +23,16 @@ class Bot(Protocol):
 
 
 class RandomBot:
-    """Plays uniformly at random among the legal answers, from its own seed."""
+    """Plays uniformly at random among the legal answers.
 
-    def __init__(self, seed: int | None = None) -> None:
-        self._random = random.Random(seed).random
+    Its choices flow from ``seed``, or from a generator it is given: bots that share
+    one seeded generator (as ``oriflamme simulate`` does, one per game) are still
+    reproducible, and seeding one generator costs as much as a short game's turn.
+    """
+
+    def __init__(self, seed: int | random.Random | None = None) -> None:
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        self._random = rng.random
 
     def choose(self, view: View, decision: Decision) -> Answer:
         options = decision.options
@@ -38,6 +44,13 @@ class RandomBot:
 def bot_seed(game_seed: int, seat: int) -> int:
     """The seed of the bot in ``seat`` for a game dealt from ``game_seed``: one per pair."""
     return game_seed * 8 + seat
+
+
+def random_bots(families: tuple[str, ...], game_seed: int) -> dict[str, Bot]:
+    """Random bots for every family of a game dealt from ``game_seed``, sharing one
+    generator seeded from it."""
+    rng = random.Random(bot_seed(game_seed, 7))
+    return {family: RandomBot(rng) for family in families}
 
 
 def play_out(

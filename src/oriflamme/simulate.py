@@ -10,7 +10,7 @@ from typing import TextIO
 
 import attrs
 
-from .bots import RandomBot, bot_seed, play_out
+from .bots import play_out, random_bots
 from .core.config import COLOURS, GameConfig
 from .core.game import Game
 from .core.plugins import Registry
@@ -72,9 +72,7 @@ def simulate(
     for number in range(games):
         seed = config.seed + number
         game = Game.new(attrs.evolve(config, seed=seed), registry=registry)
-        bots = {
-            family: RandomBot(bot_seed(seed, seat)) for seat, family in enumerate(config.families)
-        }
+        bots = random_bots(config.families, seed)
         summary.add(game, play_out(game, bots))
         if progress is not None:
             progress(number + 1)

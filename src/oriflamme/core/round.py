@@ -25,6 +25,7 @@ from .decisions import (
     Placements,
 )
 from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
+from .rules import INERT
 from .scoring import final_scores, winners
 from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION
 
@@ -80,8 +81,10 @@ class Round(Actions):
     # The loop.
 
     def _run(self) -> None:
+        """Play on until a family must answer or the game is over."""
         tasks = self.tasks
         abilities = self.rules.abilities
+        queue = self.queue
         while self.pending is None:
             if tasks:
                 key, name, card, args = tasks.pop()
@@ -90,7 +93,18 @@ class Round(Actions):
                 else:
                     getattr(abilities[key], name)(self, card, *args)
             elif self.phase == RESOLUTION:
-                self._next_in_walk()
+                # The walk (RULINGS R1): the top card of the next position resolves.
+                walk = self.walk
+                if walk >= len(queue):
+                    self._end_round()
+                    continue
+                card = queue[walk][-1]
+                self.acting = card
+                self.acting_gone = False
+                if card in self.up:
+                    self._activate(card)
+                else:  # a face-down card's reveal is always asked, of its owner
+                    self.pending = Decision(self.owner(card), "reveal", REVEAL_OPTIONS, card)
             elif self.phase == PLACEMENT:
                 self._next_to_place()
             else:
@@ -143,19 +157,6 @@ class Round(Actions):
 
     # Resolution phase (RULINGS R1, R8).
 
-    def _next_in_walk(self) -> None:
-        walk = self.walk
-        if walk >= len(self.queue):
-            self._end_round()
-            return
-        card = self.queue[walk][-1]
-        self.acting = card
-        self.acting_gone = False
-        if card in self.up:
-            self._activate(card)
-        else:
-            self.pending = Decision(self.owner(card), "reveal", REVEAL_OPTIONS, card)
-
     def _decline(self, card: str) -> None:
         tokens = self.tokens.get(card, 0) + 1
         self.tokens[card] = tokens
@@ -185,7 +186,8 @@ class Round(Actions):
         tasks = self.tasks
         waiting = len(tasks)
         tasks.append((None, "_finish", card, ()))
-        self.rules.ability(self.key_of[card]).activate(self, card)  # type: ignore[arg-type]
+        ability = self.rules.abilities.get(self.key_of[card], INERT)
+        ability.activate(self, card)  # type: ignore[arg-type]
         if self.pending is None and len(tasks) == waiting + 1:
             tasks.pop()  # the ability is done: finish now rather than through the loop
             self._finish(card)
