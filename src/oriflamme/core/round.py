@@ -117,10 +117,15 @@ class Round(Actions):
         while self.placed < count:
             family = self.families[(self.first + self.placed) % count]
             hand = self.hands[family]
-            if hand:
-                self.pending = Decision(family, "place", Placements(hand, self.spots(family)))
-                return
-            self.placed += 1  # a family with no card left has nothing to place
+            if not hand:
+                self.placed += 1  # docs/rulings.md P3: nothing to place, no turn
+                continue
+            options = Placements(hand, self.spots(family))
+            if len(options) == 1:
+                self._place(family, options[0])  # RULINGS R4: one answer is not asked
+                continue
+            self.pending = Decision(family, "place", options)
+            return
         self.phase = RESOLUTION
         self.walk = 0
         self.acting = None
