@@ -1,0 +1,29 @@
+"""Apothecary: eliminate a card adjacent to another card of your family."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oriflamme import Ability
+
+if TYPE_CHECKING:
+    from oriflamme import Game
+
+
+class Apothecary(Ability):
+    # RULINGS A-Apothecary: any top card but the Apothecary itself that is next
+    # to another top card (not the Apothecary) owned by the Apothecary's owner,
+    # face up or down. None: no effect. Gain 1; the elimination is the
+    # Apothecary's (a Trap it hits discards it).
+    def activate(self, game: Game, card: str) -> None:
+        family = game.owner(card)
+        own = game.index(card)
+        queue = game.queue
+        friends = {i for i in range(len(queue)) if i != own and game.owner(queue[i][-1]) == family}
+        options = [
+            i for i in range(len(queue)) if i != own and any(j in friends for j in game.adjacent(i))
+        ]
+        game.ask_target(card, options, self.poison)
+
+    def poison(self, game: Game, card: str, position: int) -> None:
+        game.eliminate(game.top(position), by=card)

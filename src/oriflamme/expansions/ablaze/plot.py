@@ -1,0 +1,66 @@
+"""Plot: discard Plot. Activate the ability of any revealed character of your
+family. Each Influence on the Plot can either be gained or discarded to repeat
+the effect above."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from oriflamme import Ability
+
+if TYPE_CHECKING:
+    from oriflamme import Game
+
+GAIN, REPEAT = "gain", "repeat"
+
+
+class Plot(Ability):
+    # RULINGS A-Plot. Revealing it gained nothing (reveal_tokens: ability): its
+    # tokens wait on it for this ability.
+    def activate(self, game: Game, card: str) -> None:
+        family = game.owner(card)
+        tokens = game.tokens.get(card, 0)
+        # Discard the Plot first: it is out of the queue for adjacency and targets
+        # (its tokens, read above, are kept aside). The walk then goes on after
+        # its old position (R8).
+        game.discard(card)
+        if tokens:
+            game.then(self.spend, card, family, tokens)  # after the first activation
+        self.activate_one(game, card, family)
+
+    @staticmethod
+    def characters(game: Game, family: str) -> list[int]:
+        """Positions whose top is a face-up Character ``family`` owns."""
+        return [
+            i
+            for i, top in enumerate(game.tops())
+            if game.is_up(top) and game.is_character(top) and game.owner(top) == family
+        ]
+
+    def activate_one(self, game: Game, card: str, family: str) -> None:
+        # None: no effect (and the tokens will be gained).
+        game.ask(family, "target", self.characters(game, family), self.apply, card)
+
+    def apply(self, game: Game, card: str, position: int) -> None:
+        character = game.top(position)
+        # The Character acts as itself: its position, its name, its owner.
+        game.apply_ability(game.key(character), character)
+
+    def spend(self, game: Game, card: str, family: str, left: int) -> None:
+        """Token by token, once the previous activation is fully resolved."""
+        if left <= 0:
+            return
+        if not self.characters(game, family):
+            game.gain(family, left, card)  # nothing to repeat: the tokens are gained
+            return
+        game.ask(family, "choose", (GAIN, REPEAT), self.spent, card, family, left)
+
+    def spent(self, game: Game, card: str, family: str, left: int, choice: str) -> None:
+        if choice == GAIN:
+            game.gain(family, 1, card)
+            self.spend(game, card, family, left - 1)
+            return
+        # Repeat: the token returns to the supply and a Character acts again; the
+        # next token is decided once that activation is fully resolved.
+        game.then(self.spend, card, family, left - 1)
+        self.activate_one(game, card, family)
