@@ -21,7 +21,7 @@ from unittest import mock
 import pluggy
 
 from oriflamme import Ability, Game, GameConfig, Registry
-from oriflamme.bots import RandomBot, bot_seed, play_out
+from oriflamme.bots import RandomBot, play_out, random_bots
 from oriflamme.core.config import COLOURS
 
 
@@ -36,7 +36,7 @@ def play_games(
         game = Game.new(
             GameConfig(families=config.families, sets=sets, seed=seed + number), registry=registry
         )
-        bots = {f: RandomBot(bot_seed(seed + number, i)) for i, f in enumerate(game.families)}
+        bots = random_bots(game.families, seed + number)
         decisions += play_out(game, bots)
     return time.perf_counter() - start, decisions
 
