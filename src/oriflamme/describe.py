@@ -117,7 +117,8 @@ def event_text(view: View, event: Event) -> str | None:
         return "you" if family == you else family
 
     if isinstance(event, RoundStarted):
-        return f"Round {event.round} begins; {who(event.first_player)} place(s) first."
+        first = "you place" if event.first_player == you else f"{event.first_player} places"
+        return f"Round {event.round} begins; {first} first."
     if isinstance(event, Placed):
         what = name(view, event.card) if event.card is not None else "a card"
         where = (
