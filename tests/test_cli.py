@@ -26,19 +26,32 @@ def test_cards_lists_every_base_card(capsys: pytest.CaptureFixture[str]) -> None
     assert "no ability implemented" not in out
 
 
-def test_simulate_prints_wins_per_seat_and_mean_scores(capsys: pytest.CaptureFixture[str]) -> None:
+def test_simulate_prints_wins_per_seat_and_mean_scores(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     args = ["simulate", "--games", "20", "--families", "5", "--seed", "1", "--no-plugins"]
     assert main(args) == 0
-    first = capsys.readouterr().out
-    lines = first.splitlines()
+    lines = capsys.readouterr().out.splitlines()
     assert lines[0] == "20 games, 5 families, sets base, seeds 1 to 20"
-    assert lines[1].split() == ["seat", "family", "wins", "shared", "win", "%", "mean", "score"]
-    seats = [line.split() for line in lines[2:7]]
+    assert lines[1].startswith("cards: archer, soldier, spy, heir")
+    assert lines[2].split() == ["seat", "family", "wins", "shared", "win", "%", "mean", "score"]
+    seats = [line.split() for line in lines[3:8]]
     assert [row[1] for row in seats] == ["red", "blue", "green", "yellow", "black"]
-    assert sum(int(row[2]) for row in seats) + sum(int(row[3]) > 0 for row in seats) >= 20 - 5
-    assert "games/s" in lines[7]
+    outright = sum(int(row[2]) for row in seats)
+    assert 0 < outright <= 20
+    assert "games/s" in lines[8]
     assert main(args) == 0
-    assert capsys.readouterr().out.splitlines()[:7] == lines[:7]  # same seed, same results
+    assert capsys.readouterr().out.splitlines()[:8] == lines[:8]  # same seed, same results
+
+
+def test_simulate_with_a_mix_and_with_a_card_list(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "5", "--sets", "base,ablaze", "--no-plugins"]) == 0
+    assert "each game draws 10 card types from base, ablaze" in capsys.readouterr().out
+    cards = "archer,prince,queen,trap,spy,heir,lord"
+    assert main(["simulate", "--games", "5", "--cards", cards, "--no-plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "sets base,ablaze" in out
+    assert "cards: archer, prince, queen, trap, spy, heir, lord, twin" in out
 
 
 def test_conformance_command_prints_a_line_per_scenario_and_a_total(
@@ -69,6 +82,15 @@ def run_cli(argv: list[str]) -> int:
         (["conformance", "/no/such/place"], "no such file or folder: /no/such/place"),
         (["play", "--seat", "9"], "--seat 9: a game of 4 families has seats 1 to 4"),
         (["cards", "--sets", "nope"], "unknown card set 'nope'"),
+        (
+            ["simulate", "--cards", "twin,archer,queen,trap,spy,heir,lord,soldier"],
+            "card 'twin' needs 'prince' in the card list",
+        ),
+        (["play", "--cards", "archer,unicorn"], "unknown card 'unicorn'"),
+        (
+            ["simulate", "--sets", "base,ablaze", "--size", "3"],
+            "a card list needs at least 7 card types, not 3",
+        ),
         ([], "the following arguments are required: COMMAND"),
     ],
 )
@@ -89,7 +111,9 @@ def answers(first: str, then: str = "1") -> Iterator[str]:
 
 
 def play_args(**changes: object) -> argparse.Namespace:
-    args = argparse.Namespace(families=4, sets=("base",), variant=[], seat=1, seed=5, bots="random")
+    args = argparse.Namespace(
+        families=4, sets=("base",), cards=None, size=None, variant=[], seat=1, seed=5, bots="random"
+    )
     for key, value in changes.items():
         setattr(args, key, value)
     return args

@@ -21,7 +21,9 @@ from oriflamme.bots import RandomBot, play_out
 from .helpers import all_cards, new_game, random_bots
 from .test_views import hidden_from
 
-GAMES = 200  # per family count
+GAMES = 200  # per family count and kind of game
+# The three kinds of game: the base set, Ablaze, and a mix drawn from both.
+KINDS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
 
 
 def illegal_answers(game: Game) -> list[object]:
@@ -39,6 +41,10 @@ def illegal_answers(game: Game) -> list[object]:
         answers += [-1, len(game.queue) + 5, True]
     elif decision.kind == "reveal":
         answers += [1, 0, "true"]
+    elif decision.kind == "twin":
+        answers += ["middle", len(game.queue) + 2]
+    elif decision.kind == "choose":
+        answers += ["maybe", 1]
     return answers
 
 
@@ -72,12 +78,13 @@ def _check_after(
     check_step(game, everyone, rng, seed)
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("families", [3, 4, 5])
-def test_random_playouts_keep_every_invariant(registry: Registry, families: int) -> None:
+def test_random_playouts_keep_every_invariant(registry: Registry, families: int, kind: str) -> None:
     base_seed = 1000 * families
-    print(f"seeds {base_seed} to {base_seed + GAMES - 1}")
+    print(f"{kind}: seeds {base_seed} to {base_seed + GAMES - 1}")
     for seed in range(base_seed, base_seed + GAMES):
-        game = new_game(registry, seed, families)
+        game = new_game(registry, seed, families, sets=KINDS[kind])
         everyone = sorted(all_cards(game))
         rng = random.Random(seed)
         check_step(game, everyone, rng, seed)
@@ -92,21 +99,26 @@ def test_random_playouts_keep_every_invariant(registry: Registry, families: int)
         assert game.winners, f"seed {seed}"
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("families", [3, 4, 5])
-def test_the_same_seed_gives_the_same_game(registry: Registry, families: int) -> None:
+def test_the_same_seed_gives_the_same_game(registry: Registry, families: int, kind: str) -> None:
     for seed in range(50):
-        print(f"seed={seed}")
-        first, second = new_game(registry, seed, families), new_game(registry, seed, families)
+        print(f"{kind}: seed={seed}")
+        first = new_game(registry, seed, families, sets=KINDS[kind])
+        second = new_game(registry, seed, families, sets=KINDS[kind])
         play_out(first, random_bots(first, seed))
         play_out(second, random_bots(second, seed))
         assert first == second, f"seed {seed}"
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("families", [3, 4, 5])
-def test_a_reloaded_game_continues_identically(registry: Registry, families: int) -> None:
+def test_a_reloaded_game_continues_identically(
+    registry: Registry, families: int, kind: str
+) -> None:
     for seed in range(100):
-        print(f"seed={seed}")
-        game = new_game(registry, seed, families)
+        print(f"{kind}: seed={seed}")
+        game = new_game(registry, seed, families, sets=KINDS[kind])
         rng = random.Random(seed)
         stop = rng.randrange(10, 60)
         bots = random_bots(game, seed)

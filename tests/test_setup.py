@@ -62,7 +62,10 @@ def test_first_player_and_direction_can_be_given(registry: Registry) -> None:
             "variant 'ambush_own_elimination' cannot be 'third': expected one of "
             "first_edition, revised",
         ),
-        ({"cards": ("archer", "spy")}, "a family needs at least 7 cards to shuffle"),
+        (
+            {"cards": ("archer", "spy")},
+            "a card list needs at least 7 cards to shuffle and deal, not 2",
+        ),
         ({"cards": ("archer", "dragon")}, "unknown card 'dragon'"),
     ],
 )

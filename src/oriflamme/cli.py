@@ -66,6 +66,19 @@ def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
         "--sets", type=_sets, default=("base",), help="card sets, comma-separated (default base)"
     )
     parser.add_argument(
+        "--size",
+        type=_positive,
+        default=None,
+        help="with several sets: how many card types to draw (default 10)",
+    )
+    parser.add_argument(
+        "--cards",
+        type=_sets,
+        default=None,
+        metavar="KEY,KEY,...",
+        help="an explicit card list instead of --sets, e.g. archer,queen,trap,...",
+    )
+    parser.add_argument(
         "--variant",
         type=_variant,
         action="append",

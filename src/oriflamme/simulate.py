@@ -11,7 +11,8 @@ from typing import TextIO
 import attrs
 
 from .bots import play_out, random_bots
-from .core.config import COLOURS, GameConfig
+from .choices import describe_cards, game_config
+from .core.config import GameConfig
 from .core.game import Game
 from .core.plugins import Registry
 
@@ -99,15 +100,9 @@ def simulate_command(
     args: argparse.Namespace, registry: Registry, out: TextIO | None = None
 ) -> int:
     out = out if out is not None else sys.stdout
-    config = GameConfig(
-        families=COLOURS[: args.families],
-        sets=args.sets,
-        seed=args.seed,
-        variants=dict(args.variant),
-    )
-    config.check()
-    # Build the rules once up front so that a bad set or variant fails before any game.
-    Game.new(config, registry=registry)
+    config = game_config(args, registry, args.seed)
+    # One game up front, so that a bad choice fails before any is played.
+    first = Game.new(config, registry=registry)
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     progress = progress_bar(args.games, sys.stderr) if show else None
     summary = simulate(config, args.games, registry, progress)
@@ -118,6 +113,7 @@ def simulate_command(
         f"{','.join(config.sets)}, seeds {args.seed} to {args.seed + args.games - 1}",
         file=out,
     )
+    print(describe_cards(config, first.rules.cards), file=out)
     print(summary.table(), file=out)
     print(f"{summary.seconds:.2f} s: {rate:,.0f} games/s, {per_second:,.0f} decisions/s", file=out)
     return 0

@@ -15,7 +15,8 @@ from collections.abc import Callable, Mapping
 from typing import TextIO
 
 from .bots import Bot, RandomBot, bot_seed
-from .core.config import COLOURS, GameConfig
+from .choices import game_config
+from .core.config import COLOURS
 from .core.decisions import Answer, Decision, Placement
 from .core.errors import ConfigError
 from .core.game import Game
@@ -176,7 +177,7 @@ def play_command(
             f"--seat {args.seat}: a game of {len(families)} families has seats 1 to {len(families)}"
         )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    config = GameConfig(families=families, sets=args.sets, seed=seed, variants=dict(args.variant))
+    config = game_config(args, registry, seed)
     game = Game.new(config, registry=registry)
     you = families[args.seat - 1]
     bots: dict[str, Bot] = {
@@ -186,7 +187,7 @@ def play_command(
     }
     stream = out if out is not None else sys.stdout
     print(
-        f"Oriflamme: {len(families)} families, sets {','.join(args.sets)}, seed {seed} "
+        f"Oriflamme: {len(families)} families, sets {','.join(config.sets)}, seed {seed} "
         f"(replay with --seed {seed}).",
         file=stream,
     )

@@ -94,6 +94,13 @@ def build_game(scenario: Scenario, registry: Registry) -> Game:
         for family, cards in given.items():
             for i, card in enumerate(cards or ()):
                 register(card, zone, family, i)
+                waits = rules.definitions[game.key_of[card]].setup is Setup.RESERVE
+                if waits and zone in ("hands", "set_aside"):
+                    raise PositionError(
+                        f"{doc.where('state', zone, family, i)}: {card} cannot be in "
+                        f"{zone.replace('_', ' ')}: it waits in its family's reserve "
+                        "(RULINGS G2, A-Twin)"
+                    )
             game.pile(zone)[family] = tuple(cards or ())
     # FORMAT.md: a family's reserve card (the Twin) that appears nowhere waits in
     # its reserve.

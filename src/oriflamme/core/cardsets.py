@@ -59,6 +59,7 @@ class CardDef:
     reveal_tokens: RevealTokens = RevealTokens.GAIN
     discard_after_use: bool = False
     setup: Setup = Setup.SHUFFLED
+    requires: str | None = None  # a card that must be in the card list with this one
     source: str = ""
 
     @property
@@ -122,6 +123,7 @@ class CardDef:
             ),
             discard_after_use=discard,
             setup=_enum(Setup, data.get("setup", "shuffled"), fail, label, "setup"),
+            requires=_requires(data.get("requires"), fail, label),
             source=here,
         )
         # An Intrigue that stayed face up in the queue would break every rule that
@@ -132,8 +134,24 @@ class CardDef:
 
 
 _CARD_FIELDS = frozenset(
-    {"key", "name", "names", "type", "text", "reveal_tokens", "discard_after_use", "setup"}
+    {
+        "key",
+        "name",
+        "names",
+        "type",
+        "text",
+        "reveal_tokens",
+        "discard_after_use",
+        "setup",
+        "requires",
+    }
 )
+
+
+def _requires(value: object, fail: Any, label: str) -> str | None:
+    if value is not None and not (isinstance(value, str) and KEY_PATTERN.match(value)):
+        raise fail(f"{label}: 'requires' must be a card key, not {value!r}", "requires")
+    return value
 
 
 def _enum(kind: type[_E], value: object, fail: Any, label: str, field: str) -> _E:

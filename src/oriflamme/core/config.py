@@ -29,8 +29,9 @@ def _pairs(value: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
 class GameConfig:
     """What a new game is made of.
 
-    ``families`` in seat order (clockwise); ``sets`` whose cards each family holds
-    (or ``cards``, an explicit card list); ``seed`` for every random choice of
+    ``families`` in seat order (clockwise); ``sets`` whose cards each family holds:
+    one set's whole family, or ``size`` card types (default 10) drawn from several
+    sets; or ``cards``, an explicit card list; ``seed`` for every random choice of
     setup; ``first_player`` and ``direction`` (``rightward`` or ``leftward``: which
     way the Resolution Direction tile points, for display only, RULINGS G3) are
     drawn from the seed when None; ``variants`` by name.
@@ -41,6 +42,7 @@ class GameConfig:
     cards: tuple[str, ...] | None = attrs.field(
         default=None, converter=attrs.converters.optional(_tuple)
     )
+    size: int | None = None
     seed: int = 0
     first_player: str | None = None
     direction: str | None = None
@@ -77,6 +79,7 @@ class GameConfig:
             "families": list(self.families),
             "sets": list(self.sets),
             "cards": list(self.cards) if self.cards is not None else None,
+            "size": self.size,
             "seed": self.seed,
             "first_player": self.first_player,
             "direction": self.direction,
@@ -89,6 +92,7 @@ class GameConfig:
             families=data["families"],
             sets=data["sets"],
             cards=data.get("cards"),
+            size=data.get("size"),
             seed=data["seed"],
             first_player=data.get("first_player"),
             direction=data.get("direction"),

@@ -15,7 +15,7 @@ from .answers import check_answer
 from .cardsets import Setup
 from .config import DIRECTIONS, GameConfig
 from .decisions import Decision, Placement
-from .errors import ConfigError, IllegalAnswer
+from .errors import IllegalAnswer
 from .events import Event, GameStarted, RoundStarted, event_from_record
 from .plugins import Registry
 from .round import Round
@@ -65,12 +65,6 @@ class _Cast:
             for card_id, key in pairs:
                 self.family_of[card_id] = family
                 self.key_of[card_id] = key
-        shuffled = len(self.shuffled[families[0]])
-        if shuffled < HAND_SIZE:
-            raise ConfigError(
-                f"a family needs at least {HAND_SIZE} cards to shuffle, "
-                f"the card list gives {shuffled}"
-            )
 
 
 class Game(Round):
@@ -93,9 +87,9 @@ class Game(Round):
             raise TypeError("give either a GameConfig or its fields, not both")
         config.check()
         registry = registry if registry is not None else Registry()
-        card_list = config.cards if config.cards is not None else registry.set_cards(config.sets)
-        rules = registry.rules(card_list, config.sets, dict(config.variants))
         rng = random.Random(config.seed)
+        card_list = registry.card_list(config, rng)
+        rules = registry.rules(card_list, config.sets, dict(config.variants))
         families = config.families
         first = config.first_player or rng.choice(families)
         direction = config.direction or rng.choice(DIRECTIONS)

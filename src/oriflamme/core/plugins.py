@@ -12,6 +12,7 @@ order plugins are registered in, the tables come out the same: keys are unique
 from __future__ import annotations
 
 import importlib.metadata
+import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -20,12 +21,15 @@ import pluggy
 
 from . import hookspecs
 from .ability import Ability
+from .cardlist import card_list
 from .cardsets import CardDef, CardSet
+from .config import GameConfig
 from .errors import ConfigError, OriflammeError, PluginError
 from .rules import GameRules, Observer
 from .variants import Variant, resolve_variants
 
 ENTRY_POINT_GROUP = "oriflamme"
+_RULES_CACHE_SIZE = 256
 
 
 @attrs.frozen
@@ -146,6 +150,13 @@ class Registry:
             keys.extend(card_set.keys)
         return tuple(keys)
 
+    def card_list(self, config: GameConfig, rng: random.Random) -> tuple[str, ...]:
+        """The card list of a new game from ``config``; a mix is drawn with ``rng``."""
+        self.set_cards(config.sets)  # an unknown set is named here
+        return card_list(
+            self.sets, self.cards, config.sets, config.cards, size=config.size, rng=rng
+        )
+
     def rules(
         self, cards: Sequence[str], sets: Sequence[str], variants: Mapping[str, object]
     ) -> GameRules:
@@ -173,6 +184,9 @@ class Registry:
             variants=resolve_variants(tables.variants, variants),
             plugins=tuple((p.name, p.distribution, p.version) for p in self.plugins),
         )
+        if len(self._rules_cache) >= _RULES_CACHE_SIZE:
+            # Mixed sets draw a new card list per game: keep the cache bounded.
+            self._rules_cache.pop(next(iter(self._rules_cache)))
         self._rules_cache[cache_key] = rules
         return rules
 

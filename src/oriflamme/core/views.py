@@ -99,27 +99,30 @@ class View:
         return [event_from_record(self._mask(record)) for record in self.game.log]
 
     def _mask(self, record: Record) -> Record:
+        """The record with every card this family may not know replaced by None."""
         kind = record[0]
+        own = self.game.family_of
         if kind == Placed.kind:
             _, family, card, position, on, face_up = record
-            if not face_up and self.game.family_of[card] != self.family:
+            # A card placed face down is another family's secret; so is a face-down
+            # card it covers (a Twin may be put face up on one).
+            hidden_card = not face_up and own[card] != self.family
+            hidden_on = on is not None and not self.sees(on)
+            if hidden_card or hidden_on:
                 return (
                     kind,
                     family,
-                    None,
+                    None if hidden_card else card,
                     position,
-                    on if on is None or self._shown(on) else None,
+                    None if hidden_on else on,
                     face_up,
                 )
         elif kind == TokenAdded.kind:
-            if self.game.family_of[record[1]] != self.family:
+            if own[record[1]] != self.family:
                 return (kind, None, *record[2:])
-        elif kind == Moved.kind and not record[4] and self.game.family_of[record[1]] != self.family:
+        elif kind == Moved.kind and not record[4] and own[record[1]] != self.family:
             return (kind, None, *record[2:])
         return record
-
-    def _shown(self, card: str) -> bool:
-        return self.sees(card)
 
     def to_dict(self) -> dict[str, Any]:
         game = self.game
