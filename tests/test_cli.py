@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import subprocess
 import sys
@@ -104,6 +105,10 @@ def test_a_user_mistake_is_one_line(
     assert "Traceback" not in err
 
 
+def _next(typed: Iterator[str], _prompt: str) -> str:
+    return next(typed)
+
+
 def answers(first: str, then: str = "1") -> Iterator[str]:
     yield first
     while True:
@@ -129,6 +134,25 @@ def test_play_reaches_the_final_scores(registry: Registry) -> None:
     assert "Final scores: red" in text
     assert "Your hand:" in text
     assert "Influence: red" in text
+
+
+@pytest.mark.parametrize(
+    "choice",
+    [
+        {"sets": ("ablaze",)},
+        {"sets": ("base", "ablaze")},
+        {"cards": ("archer", "prince", "queen", "trap", "spy", "heir", "lord", "plot")},
+    ],
+)
+def test_play_with_ablaze_cards_reaches_the_final_scores(
+    registry: Registry, choice: dict[str, object]
+) -> None:
+    for seed in range(4):
+        out = io.StringIO()
+        typed = answers("1", "2")
+        args = play_args(seed=seed, **choice)
+        assert play_command(args, registry, read=functools.partial(_next, typed), out=out) == 0
+        assert "Final scores: red" in out.getvalue(), f"seed {seed}"
 
 
 def test_play_leaves_cleanly_at_the_end_of_input(registry: Registry) -> None:

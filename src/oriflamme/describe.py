@@ -23,6 +23,12 @@ from .core.events import (
 )
 from .core.views import CardView, View
 
+#: Words for the named options of `choose` decisions the built-in cards ask.
+CHOICES = {
+    "gain": "gain: take 1 Influence for this token",
+    "repeat": "repeat: return this token, and a Character of yours acts again",
+}
+
 
 def name(view: View, card: str | None) -> str:
     """``card``'s printed family and English name, e.g. 'blue Soldier'."""
@@ -91,7 +97,7 @@ def answer_text(view: View, decision: Decision, answer: Answer) -> str:
         return f"make it position {answer + 1} once moved"
     if kind == "twin":
         return f"put the Twin {spot_text(view, answer)}"  # type: ignore[arg-type]
-    return str(answer)
+    return CHOICES.get(str(answer), str(answer))
 
 
 def question_text(view: View, decision: Decision) -> str:

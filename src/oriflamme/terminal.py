@@ -107,6 +107,11 @@ class TerminalGame:
             "Set aside (only you see them): "
             + (", ".join(short(view, c) for c in view.set_aside) or "none")
         )
+        reserves = [
+            f"{f}: {', '.join(short(view, c) for c in cs)}" for f, cs in game.reserve.items() if cs
+        ]
+        if reserves:
+            self.say("Reserves (face up): " + "; ".join(reserves))
         for pile in ("discarded", "eliminated"):
             cards = [
                 f"{f}: {', '.join(short(view, c) for c in cs)}"
