@@ -96,31 +96,36 @@ def dispatch(registry: Registry, sets: tuple[str, ...], games: int) -> dict[str,
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=4000, help="games per family count")
-    parser.add_argument("--sets", default="base", help="card sets, comma-separated")
+    parser.add_argument("--games", type=int, default=4000, help="games per measurement")
+    parser.add_argument(
+        "--sets",
+        action="append",
+        help="card sets, comma-separated; repeat to compare (default: base, ablaze, base,ablaze)",
+    )
     args = parser.parse_args()
-    sets = tuple(args.sets.split(","))
+    kinds = [tuple(text.split(",")) for text in args.sets or ["base", "ablaze", "base,ablaze"]]
     registry = Registry(entry_points=False)
     print(
         f"oriflamme benchmark: Python {platform.python_version()} on {platform.machine()}, "
-        f"sets {','.join(sets)}"
+        f"{args.games} games per line"
     )
-    play_games(registry, 3, sets, 200)  # warm up
-    for families in (3, 5):
-        seconds, decisions = play_games(registry, families, sets, args.games)
-        print(
-            f"{families} families: {args.games / seconds:8,.0f} games/s  "
-            f"{decisions / seconds:10,.0f} decisions/s  "
-            f"({decisions / args.games:.1f} decisions per game)"
-        )
-    print(f"clone of a game in round 4: {clone_cost(registry, sets):.2f} us")
+    play_games(registry, 3, kinds[0], 200)  # warm up
+    for sets in kinds:
+        for families in (3, 5):
+            seconds, decisions = play_games(registry, families, sets, args.games)
+            print(
+                f"{','.join(sets):<12} {families} families: {args.games / seconds:8,.0f} "
+                f"games/s {decisions / seconds:10,.0f} decisions/s "
+                f"({decisions / args.games:.1f} decisions per game)"
+            )
+    print(f"clone of a game in round 4: {clone_cost(registry, kinds[0]):.2f} us")
     start = time.perf_counter()
     Registry(entry_points=False).cards  # noqa: B018 - loading is the point
     print(
         f"registry load (plugins, YAML, tables): "
         f"{(time.perf_counter() - start) * 1e3:.1f} ms, once per process"
     )
-    for name, value in dispatch(registry, sets, max(args.games // 10, 100)).items():
+    for name, value in dispatch(registry, kinds[0], max(args.games // 10, 100)).items():
         print(f"{name}: {value:.1f}" + ("%" if "share" in name else ""))
     return 0
 
