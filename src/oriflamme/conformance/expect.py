@@ -7,9 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.game import Game
-from .scenario import CardEntry, Scenario
-
-ZONES = ("hands", "set_aside", "reserve", "discarded", "eliminated")
+from .scenario import ZONES, CardEntry, Scenario
 
 
 def describe_queue(stacks: Any) -> list[Any]:

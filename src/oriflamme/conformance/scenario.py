@@ -17,6 +17,7 @@ import attrs
 from ..core.config import FAMILY_PATTERN
 from ..core.decisions import DecisionKind
 from ..core.errors import OriflammeError
+from ..core.state import PILES
 from ..core.yamlfile import YamlDocument, parse_yaml
 
 
@@ -26,33 +27,9 @@ class ScenarioError(OriflammeError):
 
 CARD_ID = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?$")
 TOP_KEYS = {"name", "source", "sets", "players", "variants", "state", "play", "expect"}
-STATE_KEYS = {
-    "round",
-    "phase",
-    "first_player",
-    "influence",
-    "queue",
-    "hands",
-    "set_aside",
-    "reserve",
-    "discarded",
-    "eliminated",
-    "resolving",
-}
-EXPECT_KEYS = {
-    "influence",
-    "queue",
-    "hands",
-    "set_aside",
-    "reserve",
-    "discarded",
-    "eliminated",
-    "round",
-    "phase",
-    "next",
-    "winner",
-}
-ZONES = ("hands", "set_aside", "reserve", "discarded", "eliminated")
+ZONES = PILES  # the per-family zones: hands, set_aside, reserve, discarded, eliminated
+STATE_KEYS = {"round", "phase", "first_player", "influence", "queue", *ZONES, "resolving"}
+EXPECT_KEYS = {"influence", "queue", *ZONES, "round", "phase", "next", "winner"}
 PHASES = ("placement", "resolution")
 CARD_KEYS = {"card", "up", "tokens", "owner"}
 # The keys of an answer, and the decision kind they make (FORMAT.md, `play`).

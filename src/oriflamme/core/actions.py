@@ -131,6 +131,13 @@ class Actions(Queue):
             self.discarded[family] = (*self.discarded[family], card)
         self._emit(Discarded.kind, card, owner, pile)
 
+    def discard_attacker(self, card: str) -> None:
+        """Discard ``card``, a card that eliminated a card reacting to it (an Ambush,
+        a Trap), if it is still on top in the queue. It is discarded, not
+        eliminated: nothing reacts to it."""
+        if self.position(card) is not None:
+            self.discard(card)
+
     def in_queue(self, card: str) -> bool:
         """Whether ``card`` is anywhere in the queue, covered or not."""
         return any(card in stack for stack in self.queue)

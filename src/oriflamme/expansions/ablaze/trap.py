@@ -28,6 +28,4 @@ class Trap(Ability):
         if eliminator == owner:
             return  # by its own owner's card: the attacker stays
         game.steal(owner, eliminator, 3, card)
-        # The attacker is discarded, not eliminated: nothing reacts to it.
-        if game.position(by) is not None:
-            game.discard(by)
+        game.discard_attacker(by)

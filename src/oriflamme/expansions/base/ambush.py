@@ -36,6 +36,4 @@ class Ambush(Ability):
             game.gain(owner, 1, card)  # it counts as revealing your own Ambush
         else:
             return  # revised: the attacking card stays in the queue
-        # The attacker is discarded, not eliminated: nothing reacts to it.
-        if game.position(by) is not None:
-            game.discard(by)
+        game.discard_attacker(by)
