@@ -171,9 +171,10 @@ class CardSet:
     cards: tuple[CardDef, ...]
     source: str
     plugin: str = ""
+    keys: tuple[str, ...] = attrs.field(init=False)  # the card keys, in file order
 
-    @property
-    def keys(self) -> tuple[str, ...]:
+    @keys.default
+    def _keys(self) -> tuple[str, ...]:
         return tuple(card.key for card in self.cards)
 
     @classmethod
