@@ -59,9 +59,8 @@ class Round(Actions):
         if count == 1:
             then(self, card, *args, options[0])
             return
-        key = self.rules.ability_keys[id(then.__self__)]  # type: ignore[attr-defined]
         self.pending = Decision(family, kind, options, card)
-        self.resume = (key, then.__name__, card, args)
+        self.resume = (self._ability_key(then), then.__name__, card, args)
 
     def ask_target(
         self, card: str, positions: Sequence[int], then: AbilityMethod, *args: Any
@@ -71,8 +70,18 @@ class Round(Actions):
 
     def then(self, then: AbilityMethod, card: str, *args: Any) -> None:
         """Call ``then(game, card, *args)`` once the work started after this call is done."""
-        key = self.rules.ability_keys[id(then.__self__)]  # type: ignore[attr-defined]
-        self.tasks.append((key, then.__name__, card, args))
+        self.tasks.append((self._ability_key(then), then.__name__, card, args))
+
+    def _ability_key(self, method: AbilityMethod) -> str:
+        # A continuation is stored by name (ability key, method name) so that a
+        # game waiting on it can be cloned and saved.
+        key = self.rules.ability_keys.get(id(getattr(method, "__self__", None)))
+        if key is None:
+            raise TypeError(
+                f"{method!r} is not a method of a registered ability: "
+                "ask() and then() continue with one, by name"
+            )
+        return key
 
     def apply_ability(self, key: str, card: str) -> None:
         """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot)."""
