@@ -25,24 +25,28 @@ from .scoring import final_scores, winners
 from .state import END, PILES, PLACEMENT
 from .views import View
 
-HAND_SIZE = 7
+HAND_SIZE = 7  # RULINGS G2: every family keeps 7 cards; the rest are set aside
 # The types an offered answer has, by decision kind (bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
     "target": (int,),
     "move": (int,),
     "twin": (str, int),
     "choose": (str,),
-}  # RULINGS G2: every family keeps 7 cards; the rest are set aside
+}
 
 
 def card_ids(family: str, keys: tuple[str, ...]) -> list[str]:
     """The ids of ``family``'s cards: ``red.soldier``; a second copy is ``red.soldier.2``."""
-    ids: list[str] = []
+    return [f"{family}.{name}" for name in _names(keys)]
+
+
+def _names(keys: tuple[str, ...]) -> list[str]:
     seen: dict[str, int] = {}
+    names = []
     for key in keys:
         seen[key] = seen.get(key, 0) + 1
-        ids.append(f"{family}.{key}" if seen[key] == 1 else f"{family}.{key}.{seen[key]}")
-    return ids
+        names.append(key if seen[key] == 1 else f"{key}.{seen[key]}")
+    return names
 
 
 class _Cast:
@@ -54,17 +58,15 @@ class _Cast:
         self.reserve: dict[str, tuple[str, ...]] = {}
         self.family_of: dict[str, str] = {}
         self.key_of: dict[str, str] = {}
+        names = _names(rules.cards)
+        shuffled = [rules.definitions[k].setup is Setup.SHUFFLED for k in rules.cards]
         for family in families:
-            ids = card_ids(family, rules.cards)
+            ids = [f"{family}.{name}" for name in names]
             self.ids[family] = ids
-            pairs = list(zip(ids, rules.cards, strict=True))
-            self.shuffled[family] = tuple(
-                c for c, k in pairs if rules.definitions[k].setup is Setup.SHUFFLED
-            )
-            self.reserve[family] = tuple(c for c in ids if c not in self.shuffled[family])
-            for card_id, key in pairs:
-                self.family_of[card_id] = family
-                self.key_of[card_id] = key
+            self.shuffled[family] = tuple(c for c, s in zip(ids, shuffled, strict=True) if s)
+            self.reserve[family] = tuple(c for c, s in zip(ids, shuffled, strict=True) if not s)
+            self.family_of.update(dict.fromkeys(ids, family))
+            self.key_of.update(zip(ids, rules.cards, strict=True))
 
 
 class Game(Round):

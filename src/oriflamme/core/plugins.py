@@ -68,6 +68,7 @@ class Registry:
         self._info: dict[str, PluginInfo] = {}
         self._tables: _Tables | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
+        self._shared: dict[tuple[Any, ...], GameRules] = {}
         excluded = set(exclude)
         if builtins:
             version = _own_version()
@@ -88,6 +89,7 @@ class Registry:
         self._info[name] = PluginInfo(name, distribution, version)
         self._tables = None
         self._rules_cache.clear()
+        self._shared.clear()
 
     def _load_entry_points(self, excluded: set[str]) -> None:
         for ep in sorted(
@@ -164,17 +166,36 @@ class Registry:
 
         Tables are cached: games created with the same choices share one.
         """
-        cache_key = (tuple(cards), tuple(sets), tuple(sorted(variants.items())))
+        chosen = tuple(sorted(variants.items()))
+        cache_key = (tuple(cards), tuple(sets), chosen)
         cached = self._rules_cache.get(cache_key)
-        if cached is not None:
-            return cached
+        if cached is None:
+            set_keys = set(self.set_cards(sets))
+            extra = tuple(sorted(set(cards) - set_keys))
+            # What does not depend on the card list is built once per choice of
+            # sets and variants: a mix draws a new list for every game.
+            shared_key = (tuple(sets), extra, chosen)
+            shared = self._shared.get(shared_key)
+            if shared is None:
+                shared = self._shared[shared_key] = self._build(
+                    set_keys | set(extra), sets, variants
+                )
+            cached = attrs.evolve(shared, cards=tuple(cards))
+            if len(self._rules_cache) >= _RULES_CACHE_SIZE:
+                # Keep the cache bounded: mixes draw many lists.
+                self._rules_cache.pop(next(iter(self._rules_cache)))
+            self._rules_cache[cache_key] = cached
+        return cached
+
+    def _build(
+        self, keys: set[str], sets: Sequence[str], variants: Mapping[str, object]
+    ) -> GameRules:
         tables = self._collected()
-        keys = set(cards) | set(self.set_cards(sets))
         unknown = sorted(keys - set(tables.cards))
         if unknown:
             raise ConfigError(f"unknown card {unknown[0]!r} (no installed set provides it)")
-        rules = GameRules(
-            cards=tuple(cards),
+        return GameRules(
+            cards=(),
             sets=tuple(sets),
             definitions={key: tables.cards[key] for key in sorted(keys)},
             abilities={
@@ -184,11 +205,6 @@ class Registry:
             variants=resolve_variants(tables.variants, variants),
             plugins=tuple((p.name, p.distribution, p.version) for p in self.plugins),
         )
-        if len(self._rules_cache) >= _RULES_CACHE_SIZE:
-            # Mixed sets draw a new card list per game: keep the cache bounded.
-            self._rules_cache.pop(next(iter(self._rules_cache)))
-        self._rules_cache[cache_key] = rules
-        return rules
 
 
 def _own_version() -> str:

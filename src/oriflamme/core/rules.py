@@ -44,9 +44,10 @@ class GameRules:
     plugins: tuple[tuple[str, str, str], ...] = ()  # (plugin, distribution, version)
     # Derived tables for the hot path: which ability reacts to its elimination,
     # and which key an ability object answers to (to store a continuation by name).
-    reactions: Mapping[str, Ability] = attrs.field(init=False)
-    discard_after_use: frozenset[str] = attrs.field(init=False)
-    ability_keys: Mapping[int, str] = attrs.field(init=False)
+    # Computed when not given, and carried over by attrs.evolve (a new card list).
+    reactions: Mapping[str, Ability] = attrs.field()
+    discard_after_use: frozenset[str] = attrs.field()
+    ability_keys: Mapping[int, str] = attrs.field()
     # Which card ids each seating of families gets, worked out once (see Game.new).
     casts: dict[tuple[str, ...], Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
 
