@@ -9,7 +9,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, Game, GameConfig, PluginError, Registry, hookimpl
+from oriflamme import Ability, ConfigError, Game, GameConfig, PluginError, Registry, hookimpl
 from oriflamme.bots import play_out
 from oriflamme.core import hookspecs
 from oriflamme.core.events import Eliminated, Revealed
@@ -109,16 +109,35 @@ def test_an_ability_provided_twice_is_an_error() -> None:
         _ = reg.abilities
 
 
-def test_a_plugin_that_raises_in_a_hook_is_named() -> None:
+def test_a_plugin_that_raises_in_a_hook_is_left_out_and_named() -> None:
     def broken() -> Mapping[str, Ability]:
         raise RuntimeError("boom")
 
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_abilities=hookimpl(broken)), "broken")
-    with pytest.raises(
-        PluginError, match="plugin 'broken' failed in hook register_abilities: RuntimeError: boom"
-    ):
-        _ = reg.abilities
+    assert reg.problems == [
+        "plugin 'broken' was left out: plugin 'broken' failed in hook register_abilities: "
+        "RuntimeError: boom"
+    ]
+    assert "broken" not in {p.name for p in reg.plugins}
+    assert "heir" in reg.abilities  # the other plugins still load
+
+
+def test_malformed_card_yaml_names_the_plugin_the_file_and_the_line(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(
+        "set: bad\ntitle: Bad\ncards:\n  - key: imp\n    name: Imp\n"
+        "    type: goblin\n    text: Boo.\n",
+        encoding="utf-8",
+    )
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [bad])), "imps")
+    assert reg.problems == [
+        f"plugin 'imps' was left out: plugin 'imps': {bad}:6: card 'imp': type 'goblin' "
+        "is not one of: character, intrigue"
+    ]
+    with pytest.raises(ConfigError, match=r"unknown card set 'bad' .*plugin 'imps' was left"):
+        Game.new(GameConfig(sets=("bad",)), registry=reg)
 
 
 def test_abilities_are_looked_up_in_a_table_built_once(registry: Registry) -> None:
@@ -131,7 +150,7 @@ def test_abilities_are_looked_up_in_a_table_built_once(registry: Registry) -> No
 
 def test_every_hook_is_typed_and_documented() -> None:
     hooks = [name for name in dir(hookspecs) if hasattr(getattr(hookspecs, name), "oriflamme_spec")]
-    assert len(hooks) == 11
+    assert sorted(hooks) == sorted(hookspecs.HOOKS)
     for name in hooks:
         function = getattr(hookspecs, name)
         assert function.__doc__, name

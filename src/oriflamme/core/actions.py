@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .errors import OriflammeError, PluginError
 from .events import EVENT_TYPES, Bribed, Discarded, Eliminated, Moved, Placed
 from .queue import Queue
 
@@ -22,8 +23,16 @@ class Actions(Queue):
 
     def _notify(self, kind: str, fields: tuple[Any, ...]) -> None:
         event = EVENT_TYPES[kind](*fields)
-        for observer in self.rules.observers[kind]:
-            observer(self, event)  # type: ignore[arg-type]
+        for plugin, hook, observer in self.rules.observers[kind]:
+            try:
+                observer(self, event)
+            except OriflammeError:
+                raise
+            except Exception as exc:
+                raise PluginError(
+                    f"plugin {plugin!r} failed in hook {hook} "
+                    f"({event!r}): {type(exc).__name__}: {exc}"
+                ) from exc
 
     # Who and what.
 

@@ -44,7 +44,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from .game import Game
-    from .variants import Variant
+    from .variants import Variant, VariantValue
 
 PROJECT = "oriflamme"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -80,6 +80,20 @@ def register_variants() -> Sequence[Variant]:  # type: ignore[empty-body]
 
     A game's configuration chooses a value for each; abilities read it with
     ``game.variant(name)``. A variant name declared twice is an error.
+    """
+
+
+@hookspec
+def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Ability]:  # type: ignore[empty-body]
+    """Return abilities that replace other plugins' abilities, for a game with ``variants``.
+
+    Called once per choice of variants, when a registry builds a game's rules
+    table. ``variants`` maps every declared variant to its value in that game.
+    This is the one way to change a card another plugin implements: a key
+    returned by ``register_abilities`` that another plugin already provides is
+    an error, never a silent override. Return an empty mapping (or None) to
+    replace nothing, for example when your variant is off. A key no plugin
+    implements, or one that two plugins replace in the same game, is an error.
     """
 
 
@@ -126,6 +140,22 @@ def round_ended(game: Game, event: RoundEnded) -> None:
 def game_ended(game: Game, event: GameEnded) -> None:
     """The game is over; ``event`` holds the final scores and the winners."""
 
+
+#: Every hook, by name.
+HOOKS: tuple[str, ...] = (
+    "register_card_sets",
+    "register_abilities",
+    "register_variants",
+    "replace_abilities",
+    "game_started",
+    "round_started",
+    "card_placed",
+    "card_revealed",
+    "card_eliminated",
+    "card_discarded",
+    "round_ended",
+    "game_ended",
+)
 
 #: The event hooks, by the kind of event each observes.
 EVENT_HOOKS: dict[str, str] = {

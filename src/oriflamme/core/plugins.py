@@ -24,8 +24,9 @@ from .ability import Ability
 from .cardlist import card_list
 from .cardsets import CardDef, CardSet
 from .config import GameConfig
-from .errors import ConfigError, OriflammeError, PluginError
-from .rules import GameRules, Observer
+from .errors import ConfigError, PluginError
+from .rules import GameRules
+from .tables import Tables
 from .variants import Variant, resolve_variants
 
 ENTRY_POINT_GROUP = "oriflamme"
@@ -39,6 +40,7 @@ class PluginInfo:
     name: str
     distribution: str
     version: str
+    builtin: bool = False  # one of the sets that ship with oriflamme
 
 
 def builtin_plugins() -> list[tuple[str, object]]:
@@ -64,9 +66,9 @@ class Registry:
     ) -> None:
         self.manager = pluggy.PluginManager(hookspecs.PROJECT)
         self.manager.add_hookspecs(hookspecs)
-        self.problems: list[str] = []
+        self._load_problems: list[str] = []
         self._info: dict[str, PluginInfo] = {}
-        self._tables: _Tables | None = None
+        self._tables: Tables | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
         self._shared: dict[tuple[Any, ...], GameRules] = {}
         excluded = set(exclude)
@@ -74,19 +76,27 @@ class Registry:
             version = _own_version()
             for name, plugin in builtin_plugins():
                 if name not in excluded:
-                    self.register(plugin, name, distribution="oriflamme", version=version)
+                    self.register(
+                        plugin, name, distribution="oriflamme", version=version, builtin=True
+                    )
         if entry_points:
             self._load_entry_points(excluded)
 
     def register(
-        self, plugin: object, name: str, *, distribution: str = "", version: str = ""
+        self,
+        plugin: object,
+        name: str,
+        *,
+        distribution: str = "",
+        version: str = "",
+        builtin: bool = False,
     ) -> None:
         """Register ``plugin`` (a module or object with hook implementations) as ``name``."""
         try:
             self.manager.register(plugin, name=name)
         except (ValueError, pluggy.PluginValidationError) as exc:
             raise PluginError(f"plugin {name!r} cannot be registered: {exc}") from None
-        self._info[name] = PluginInfo(name, distribution, version)
+        self._info[name] = PluginInfo(name, distribution, version, builtin)
         self._tables = None
         self._rules_cache.clear()
         self._shared.clear()
@@ -107,18 +117,29 @@ class Registry:
                     version=dist.version if dist else "",
                 )
             except Exception as exc:  # a broken plugin is reported, never fatal
-                self.problems.append(
+                self._load_problems.append(
                     f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
                 )
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
-        """The registered plugins, by name."""
-        return tuple(self._info[name] for name in sorted(self._info))
+        """The plugins in play, by name (those left out for a problem are not)."""
+        tables = self._collected()
+        return tuple(self._info[n] for n in sorted(self._info) if n in tables.contributions)
 
-    def _collected(self) -> _Tables:
+    @property
+    def problems(self) -> list[str]:
+        """Plugins that failed to load or were left out, each with its reason."""
+        return [*self._load_problems, *self._collected().problems]
+
+    @property
+    def tables(self) -> Tables:
+        """What each plugin provides, collected once (see :mod:`.tables`)."""
+        return self._collected()
+
+    def _collected(self) -> Tables:
         if self._tables is None:
-            self._tables = _Tables.collect(self.manager)
+            self._tables = Tables.collect(self.manager)
         return self._tables
 
     @property
@@ -148,7 +169,8 @@ class Registry:
             card_set = self.sets.get(name)
             if card_set is None:
                 known = ", ".join(sorted(self.sets)) or "none"
-                raise ConfigError(f"unknown card set {name!r} (installed sets: {known})")
+                problems = "".join(f"; {p}" for p in self.problems)
+                raise ConfigError(f"unknown card set {name!r} (installed sets: {known}){problems}")
             keys.extend(card_set.keys)
         return tuple(keys)
 
@@ -194,16 +216,27 @@ class Registry:
         unknown = sorted(keys - set(tables.cards))
         if unknown:
             raise ConfigError(f"unknown card {unknown[0]!r} (no installed set provides it)")
+        values = resolve_variants(tables.variants, variants)
+        abilities = {k: tables.abilities[k] for k in sorted(keys) if k in tables.abilities}
+        providers = {k: tables.ability_plugins[k] for k in abilities}
+        for key, (plugin, ability) in tables.replacements(values).items():
+            if key in abilities:
+                abilities[key] = ability
+                providers[key] = plugin
+        builtin = {info.name for info in self._info.values() if info.builtin}
+        outsiders = set(providers.values()) | {
+            plugin for found in tables.observers.values() for plugin, _, _ in found
+        }
         return GameRules(
             cards=(),
             sets=tuple(sets),
             definitions={key: tables.cards[key] for key in sorted(keys)},
-            abilities={
-                key: tables.abilities[key] for key in sorted(keys) if key in tables.abilities
-            },
+            abilities=abilities,
             observers=tables.observers,
-            variants=resolve_variants(tables.variants, variants),
+            variants=values,
             plugins=tuple((p.name, p.distribution, p.version) for p in self.plugins),
+            ability_plugins=providers,
+            guarded=bool(outsiders - builtin),
         )
 
 
@@ -212,115 +245,3 @@ def _own_version() -> str:
         return importlib.metadata.version("oriflamme")
     except importlib.metadata.PackageNotFoundError:
         return "0+unknown"
-
-
-def _impls(manager: pluggy.PluginManager, hook: str) -> list[Any]:
-    # Sorted by plugin name: the tables, and the order observers run in, must not
-    # depend on the order plugins were registered (pluggy calls last-registered first).
-    caller = getattr(manager.hook, hook)
-    return sorted(caller.get_hookimpls(), key=lambda impl: impl.plugin_name)
-
-
-def _call(impl: Any, hook: str) -> Any:
-    try:
-        return impl.function()
-    except OriflammeError as exc:
-        raise PluginError(f"plugin {impl.plugin_name!r}, hook {hook}: {exc}") from None
-    except Exception as exc:
-        raise PluginError(
-            f"plugin {impl.plugin_name!r} failed in hook {hook}: {type(exc).__name__}: {exc}"
-        ) from exc
-
-
-@attrs.frozen
-class _Tables:
-    sets: Mapping[str, CardSet]
-    cards: Mapping[str, CardDef]
-    abilities: Mapping[str, Ability]
-    variants: Mapping[str, Variant]
-    observers: Mapping[str, tuple[Observer, ...]]
-
-    @classmethod
-    def collect(cls, manager: pluggy.PluginManager) -> _Tables:
-        sets: dict[str, CardSet] = {}
-        cards: dict[str, CardDef] = {}
-        for impl in _impls(manager, "register_card_sets"):
-            for path in _call(impl, "register_card_sets") or ():
-                card_set = _read_set(path, impl.plugin_name)
-                if card_set.name in sets:
-                    raise PluginError(
-                        f"card set {card_set.name!r} is provided by both plugin "
-                        f"{sets[card_set.name].plugin!r} and {impl.plugin_name!r}"
-                    )
-                sets[card_set.name] = card_set
-                for card in card_set.cards:
-                    if card.key in cards:
-                        other = sets[cards[card.key].set]
-                        raise PluginError(
-                            f"card {card.key!r} is provided by both set {other.name!r} "
-                            f"(plugin {other.plugin!r}) and set {card_set.name!r} "
-                            f"(plugin {impl.plugin_name!r})"
-                        )
-                    cards[card.key] = card
-        abilities: dict[str, Ability] = {}
-        owners: dict[str, str] = {}
-        for impl in _impls(manager, "register_abilities"):
-            provided = _call(impl, "register_abilities") or {}
-            for key, ability in provided.items():
-                if key in abilities:
-                    raise PluginError(
-                        f"the ability of card {key!r} is provided by both plugin "
-                        f"{owners[key]!r} and {impl.plugin_name!r}"
-                    )
-                if not isinstance(ability, Ability):
-                    raise PluginError(
-                        f"plugin {impl.plugin_name!r}: the ability of {key!r} "
-                        "must be an oriflamme.Ability"
-                    )
-                abilities[key] = ability
-                owners[key] = impl.plugin_name
-        variants: dict[str, Variant] = {}
-        for impl in _impls(manager, "register_variants"):
-            for variant in _call(impl, "register_variants") or ():
-                if variant.name in variants:
-                    raise PluginError(
-                        f"variant {variant.name!r} is declared by both plugin "
-                        f"{variants[variant.name].plugin!r} and "
-                        f"{impl.plugin_name!r}"
-                    )
-                variants[variant.name] = attrs.evolve(variant, plugin=impl.plugin_name)
-        observers: dict[str, tuple[Observer, ...]] = {}
-        for kind, hook in hookspecs.EVENT_HOOKS.items():
-            found = tuple(_observer(impl, hook) for impl in _impls(manager, hook))
-            if found:
-                observers[kind] = found
-        return cls(
-            sets=sets, cards=cards, abilities=abilities, variants=variants, observers=observers
-        )
-
-
-def _observer(impl: Any, hook: str) -> Observer:
-    if impl.hookwrapper or impl.wrapper:
-        raise PluginError(
-            f"plugin {impl.plugin_name!r}: hook {hook} cannot be a wrapper "
-            "(event hooks run in the order of plugin names)"
-        )
-    function = impl.function
-    names = tuple(impl.argnames)
-    if names == ("game", "event"):
-        return function  # type: ignore[no-any-return]
-
-    # pluggy lets an implementation take a subset of the arguments, by name.
-    def call(game: Any, event: Any) -> Any:
-        values = {"game": game, "event": event}
-        return function(**{name: values[name] for name in names})
-
-    return call
-
-
-def _read_set(path: Any, plugin: str) -> CardSet:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, AttributeError) as exc:
-        raise PluginError(f"plugin {plugin!r}: cannot read card set {path}: {exc}") from None
-    return CardSet.from_yaml(text, path=str(path), plugin=plugin)

@@ -7,20 +7,19 @@ it changes during a game, so cloning a game never copies it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import attrs
 
 from .ability import Ability, reacts_to_elimination
 from .cardsets import CardDef
+from .tables import Observer
 from .variants import VariantValue
 
 if TYPE_CHECKING:
-    from .events import Event
-    from .game import Game
+    pass
 
-Observer = Callable[["Game", "Event"], Any]
 
 #: The ability of a card that no plugin implements: it does nothing.
 INERT = Ability()
@@ -42,6 +41,12 @@ class GameRules:
     observers: Mapping[str, tuple[Observer, ...]]
     variants: Mapping[str, VariantValue]
     plugins: tuple[tuple[str, str, str], ...] = ()  # (plugin, distribution, version)
+    # Which plugin implements each ability (after replacements): to name the
+    # plugin when an ability raises.
+    ability_plugins: Mapping[str, str] = attrs.field(factory=dict)
+    # Whether answers are taken back when a plugin raises (see Game.answer): true
+    # as soon as code from outside the built-in sets runs in the game.
+    guarded: bool = False
     # Derived tables for the hot path: which ability reacts to its elimination,
     # and which key an ability object answers to (to store a continuation by name).
     # Computed when not given, and carried over by attrs.evolve (a new card list).
