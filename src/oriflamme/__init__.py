@@ -14,6 +14,7 @@ from .core.cardsets import CardDef, CardSet, CardType
 from .core.config import GameConfig
 from .core.decisions import Answer, Decision, Placement
 from .core.errors import (
+    AbilityError,
     CardDataError,
     ConfigError,
     IllegalAnswer,
@@ -31,6 +32,7 @@ from .core.views import CardView, View
 
 __all__ = [
     "Ability",
+    "AbilityError",
     "Answer",
     "CardDataError",
     "CardDef",

@@ -15,6 +15,10 @@ class PluginError(OriflammeError):
     """A plugin failed to load, or two plugins claim the same set, card or variant."""
 
 
+class AbilityError(PluginError):
+    """A plugin's code raised while an answer was applied; the answer was taken back."""
+
+
 class ConfigError(OriflammeError):
     """A game configuration cannot make a game (unknown set, wrong number of families...)."""
 

@@ -12,10 +12,11 @@ import random
 from typing import Any
 
 from .answers import check_answer
+from .blame import blame
 from .cardsets import Setup
 from .config import DIRECTIONS, GameConfig
 from .decisions import Decision, Placement
-from .errors import IllegalAnswer
+from .errors import AbilityError, IllegalAnswer
 from .events import Event, GameStarted, RoundStarted, event_from_record
 from .plugins import Registry
 from .round import Round
@@ -177,21 +178,35 @@ class Game(Round):
         if kind == "reveal":
             if answer is not True and answer is not False:
                 check_answer(self, decision, answer)  # raises: only True or False
-            self.pending = None
+        elif kind == "place":
+            if type(answer) is not Placement or answer not in decision.options:
+                answer = check_answer(self, decision, answer)
+        elif type(answer) not in _EXACT[kind] or answer not in decision.options:
+            answer = check_answer(self, decision, answer)
+        if not self.rules.guarded:
+            self._apply(decision, answer)
+            return
+        # Code from outside the built-in sets runs in this game: if it raises, the
+        # answer is taken back whole, and the error names the plugin.
+        saved = self.clone()
+        try:
+            self._apply(decision, answer)
+        except Exception as exc:
+            self.restore(saved)
+            raise AbilityError(blame(self, exc, decision, answer)) from exc
+
+    def _apply(self, decision: Decision, answer: Any) -> None:
+        self.pending = None
+        kind = decision.kind
+        if kind == "reveal":
             if answer:
                 self._reveal(decision.card)  # type: ignore[arg-type]
             else:
                 self._decline(decision.card)  # type: ignore[arg-type]
         elif kind == "place":
-            if type(answer) is not Placement or answer not in decision.options:
-                answer = check_answer(self, decision, answer)
-            self.pending = None
-            self._place(decision.family, answer)  # type: ignore[arg-type]
+            self._place(decision.family, answer)
         else:
-            if type(answer) not in _EXACT[kind] or answer not in decision.options:
-                answer = check_answer(self, decision, answer)
             key, name, card, args = self.resume  # type: ignore[misc]
-            self.pending = None
             self.resume = None
             if key is None:
                 getattr(self, name)(card, *args, answer)

@@ -128,6 +128,11 @@ class State:
         other.log = self.log.copy()
         return other
 
+    def restore(self, other: State) -> None:
+        """Become exactly ``other`` (a clone taken earlier): every slot, taken over."""
+        for slot in State.__slots__:
+            setattr(self, slot, getattr(other, slot))
+
     def pile(self, name: str) -> dict[str, tuple[str, ...]]:
         """One of the per-family zones by name: ``hands``, ``set_aside``, ``reserve``..."""
         if name not in PILES:
