@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Game, Registry, SaveError
+from oriflamme import Game, Registry, SaveError, Variant, hookimpl
 from oriflamme.bots import RandomBot, play_out
 
 from .helpers import new_game, random_bots
@@ -74,3 +75,40 @@ def test_a_bad_save_is_refused_plainly(registry: Registry, mangle: object, messa
     data = new_game(registry, 1).snapshot()
     with pytest.raises(SaveError, match=message):
         Game.from_json(mangle(data), registry=registry)  # type: ignore[operator]
+
+
+def test_a_save_names_its_plugins_and_a_missing_or_other_one_is_refused() -> None:
+    def house_registry(version: str) -> Registry:
+        reg = Registry(entry_points=False)
+        reg.register(
+            SimpleNamespace(
+                register_variants=hookimpl(
+                    lambda: [Variant("loud", (False, True), False, "Shout.")]
+                )
+            ),
+            "house",
+            distribution="house-rules",
+            version=version,
+        )
+        return reg
+
+    game = new_game(house_registry("1.0"), 5, variants={"loud": True})
+    saved = game.snapshot()["rules"]["plugins"]
+    assert ["house", "house-rules", "1.0"] in saved
+    text = game.to_json()
+    assert Game.from_json(text, registry=house_registry("1.0")) == game
+    with pytest.raises(
+        SaveError,
+        match=r"^this game was saved with plugin 'house' "
+        r"\(house-rules 1.0\), which is not installed here",
+    ):
+        Game.from_json(text, registry=Registry(entry_points=False))
+    with pytest.raises(
+        SaveError, match=r"saved with plugin 'house' version 1\.0; version 2\.0 is installed here"
+    ):
+        Game.from_json(text, registry=house_registry("2.0"))
+    loaded = Game.from_json(text, registry=house_registry("2.0"), allow_other_versions=True)
+    assert loaded.variant("loud") is True
+    # A plugin the game does not use is not recorded: a base game saves only base.
+    plain = new_game(house_registry("1.0"), 5)
+    assert [p[0] for p in plain.snapshot()["rules"]["plugins"]] == ["base"]

@@ -261,8 +261,14 @@ class Game(Round):
         return dump(self)
 
     @classmethod
-    def from_json(cls, text: str, *, registry: Registry | None = None) -> Game:
-        return load(cls, text, registry if registry is not None else Registry())
+    def from_json(
+        cls, text: str, *, registry: Registry | None = None, allow_other_versions: bool = False
+    ) -> Game:
+        """A game saved with :meth:`to_json`, identical. The save names the plugins
+        it was played with: one missing here, or of another version, is a
+        :class:`SaveError` that says so (pass ``allow_other_versions`` to load anyway)."""
+        registry = registry if registry is not None else Registry()
+        return load(cls, text, registry, allow_other_versions=allow_other_versions)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):

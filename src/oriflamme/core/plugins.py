@@ -224,9 +224,15 @@ class Registry:
                 abilities[key] = ability
                 providers[key] = plugin
         builtin = {info.name for info in self._info.values() if info.builtin}
-        outsiders = set(providers.values()) | {
-            plugin for found in tables.observers.values() for plugin, _, _ in found
+        # The plugins this game's rules come from: they are recorded in its saves.
+        in_play = set(providers.values())
+        in_play |= {tables.sets[tables.cards[key].set].plugin for key in keys}
+        in_play |= {
+            tables.variants[name].plugin
+            for name, value in values.items()
+            if value != tables.variants[name].default
         }
+        observers = {plugin for found in tables.observers.values() for plugin, _, _ in found}
         return GameRules(
             cards=(),
             sets=tuple(sets),
@@ -234,9 +240,13 @@ class Registry:
             abilities=abilities,
             observers=tables.observers,
             variants=values,
-            plugins=tuple((p.name, p.distribution, p.version) for p in self.plugins),
+            plugins=tuple(
+                (p.name, p.distribution, p.version)
+                for p in self.plugins
+                if p.name in in_play | observers
+            ),
             ability_plugins=providers,
-            guarded=bool(outsiders - builtin),
+            guarded=bool((set(providers.values()) | observers) - builtin),
         )
 
 

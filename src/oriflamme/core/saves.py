@@ -63,7 +63,9 @@ def dump(game: Game) -> str:
     return json.dumps(snapshot(game), ensure_ascii=False, indent=1)
 
 
-def load(cls: type[Game], text: str, registry: Registry) -> Game:
+def load(
+    cls: type[Game], text: str, registry: Registry, *, allow_other_versions: bool = False
+) -> Game:
     """Rebuild a game from :func:`dump`'s text; a bad or foreign save raises :class:`SaveError`."""
     try:
         data = json.loads(text)
@@ -77,7 +79,7 @@ def load(cls: type[Game], text: str, registry: Registry) -> Game:
             f"(this engine reads version {VERSION})"
         )
     try:
-        return _rebuild(cls, data, registry)
+        return _rebuild(cls, data, registry, allow_other_versions)
     except SaveError:
         raise
     except OriflammeError as exc:
@@ -86,10 +88,37 @@ def load(cls: type[Game], text: str, registry: Registry) -> Game:
         raise SaveError(f"the saved game is damaged: {type(exc).__name__}: {exc}") from None
 
 
-def _rebuild(cls: type[Game], data: dict[str, Any], registry: Registry) -> Game:
+def _check_plugins(saved: list[list[str]], registry: Registry, allow_other_versions: bool) -> None:
+    installed = {p.name: p for p in registry.plugins}
+    for name, distribution, version in saved:
+        label = f"{distribution} {version}" if distribution else "registered by hand"
+        here = installed.get(name)
+        if here is None:
+            raise SaveError(
+                f"this game was saved with plugin {name!r} ({label}), which is "
+                "not installed here (or was left out)"
+            )
+        if here.version != version and not allow_other_versions:
+            raise SaveError(
+                f"this game was saved with plugin {name!r} version {version}; "
+                f"version {here.version} is installed here. Its rules may have "
+                "changed: load with allow_other_versions=True to try anyway"
+            )
+
+
+def _rebuild(
+    cls: type[Game], data: dict[str, Any], registry: Registry, allow_other_versions: bool
+) -> Game:
     saved_rules = data["rules"]
-    rules = registry.rules(saved_rules["cards"], saved_rules["sets"], saved_rules["variants"])
+    _check_plugins(saved_rules["plugins"], registry, allow_other_versions)
     config = GameConfig.from_dict(data["config"])
+    rules = registry.rules(saved_rules["cards"], saved_rules["sets"], dict(config.variants))
+    for name, value in saved_rules["variants"].items():
+        if name in rules.variants and rules.variants[name] != value:
+            raise SaveError(
+                f"variant {name!r} was {value!r} when this game was saved, and "
+                f"is {rules.variants[name]!r} here"
+            )
     game = cls.blank(rules, config, direction=data["direction"])
     for card in data["cards"]:
         family, key = card.split(".")[:2]
