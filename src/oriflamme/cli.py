@@ -11,8 +11,8 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .commands import cards_command, conformance_command
-from .core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES
+from .commands import cards_command, conformance_command, plugins_command
+from .core.config import MAX_FAMILIES, MIN_FAMILIES
 from .core.errors import OriflammeError
 from .core.plugins import Registry
 from .simulate import simulate_command
@@ -86,8 +86,19 @@ def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
         metavar="NAME=VALUE",
         help="a rules variant, e.g. ambush_own_elimination=revised (repeatable)",
     )
+    _add_plugin_options(parser)
+
+
+def _add_plugin_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-plugins", action="store_true", help="leave installed third-party plugins out"
+    )
+    parser.add_argument(
+        "--without",
+        action="append",
+        default=[],
+        metavar="PLUGIN",
+        help="leave this plugin out (repeatable); `oriflamme plugins` lists them",
     )
 
 
@@ -135,9 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument(
         "paths", nargs="+", metavar="PATH", help="scenario files or folders of *.yaml files"
     )
-    conformance.add_argument(
-        "--no-plugins", action="store_true", help="leave installed third-party plugins out"
-    )
+    _add_plugin_options(conformance)
     conformance.add_argument(
         "-q", "--quiet", action="store_true", help="print only failures and the closing line"
     )
@@ -150,9 +159,13 @@ def build_parser() -> argparse.ArgumentParser:
         default="en",
         help="card names in this language (default en)",
     )
-    cards.add_argument(
-        "--no-plugins", action="store_true", help="leave installed third-party plugins out"
+    _add_plugin_options(cards)
+
+    plugins = commands.add_parser(
+        "plugins", help="list the plugins in play: sets, cards, variants, hooks"
     )
+    plugins.add_argument("--json", action="store_true", help="print JSON instead of text")
+    _add_plugin_options(plugins)
     return parser
 
 
@@ -160,13 +173,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        registry = Registry(entry_points=not args.no_plugins)
+        registry = Registry(entry_points=not args.no_plugins, exclude=args.without)
         for problem in registry.problems:
             print(f"oriflamme: warning: {problem}", file=sys.stderr)
         if args.command == "conformance":
             return conformance_command(args, registry)
         if args.command == "cards":
             return cards_command(args, registry)
+        if args.command == "plugins":
+            return plugins_command(args, registry)
         if args.command == "simulate":
             return simulate_command(args, registry)
         return play_command(args, registry)
@@ -176,7 +191,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
         return 130
-
-
-def family_names(count: int) -> tuple[str, ...]:
-    return COLOURS[:count]

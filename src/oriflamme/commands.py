@@ -1,8 +1,9 @@
-"""The ``conformance`` and ``cards`` commands."""
+"""The ``conformance``, ``cards`` and ``plugins`` commands."""
 
 from __future__ import annotations
 
 import argparse
+import json
 
 from .conformance import run_paths
 from .core.plugins import Registry
@@ -23,16 +24,65 @@ def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def cards_command(args: argparse.Namespace, registry: Registry) -> int:
-    sets = registry.sets
-    names = args.sets or tuple(sorted(sets))
+    """Every card of the chosen sets, with the plugin that provides it; a card with no
+    ability, and an ability with no card, are flagged."""
+    tables = registry.tables
+    names = args.sets or tuple(sorted(tables.sets))
     registry.set_cards(names)  # an unknown set is reported here, in one line
     for name in names:
-        card_set = sets[name]
+        card_set = tables.sets[name]
         print(f"{card_set.title} (set {name}, plugin {card_set.plugin})")
         for card in card_set.cards:
-            ability = "" if card.key in registry.abilities else "  [no ability implemented]"
+            plugin = tables.ability_plugins.get(card.key)
+            if plugin is None:
+                note = "  [no ability implemented]"
+            elif plugin != card_set.plugin:
+                note = f"  [ability from plugin {plugin}]"
+            else:
+                note = ""
             print(
-                f"  {card.key:<14} {card.name_in(args.language):<20} {card.type.value:<9} "
-                f"{card.text}{ability}"
+                f"  {card.key:<14} {card.name_in(args.language):<20} "
+                f"{card.type.value:<9} {card.text}{note}"
             )
+    orphans = sorted(set(tables.abilities) - set(tables.cards))
+    for key in orphans:
+        print(
+            f"[ability with no card] {key!r}: plugin {tables.ability_plugins[key]} "
+            "implements it, but no set has that card"
+        )
+    return 0
+
+
+def plugins_command(args: argparse.Namespace, registry: Registry) -> int:
+    """The plugins in play, what each provides and the hooks it implements."""
+    plugins = registry.describe()
+    if args.json:
+        print(json.dumps({"plugins": plugins, "problems": registry.problems}, indent=2))
+        return 0
+    for plugin in plugins:
+        source = (
+            "built in"
+            if plugin["builtin"]
+            else f"{plugin['distribution'] or 'registered by hand'} {plugin['version']}"
+        )
+        print(f"{plugin['name']} ({source})")
+        if plugin["problem"]:
+            print(f"  LEFT OUT: {plugin['problem']}")
+            continue
+        print(f"  sets:      {', '.join(plugin['sets']) or '-'}")
+        print(f"  cards:     {', '.join(plugin['cards']) or '-'}")
+        print(f"  abilities: {', '.join(plugin['abilities']) or '-'}")
+        for variant in plugin["variants"]:
+            values = "/".join(
+                str(v).lower() if isinstance(v, bool) else str(v) for v in variant["values"]
+            )
+            default = variant["default"]
+            default = str(default).lower() if isinstance(default, bool) else default
+            print(
+                f"  variant:   {variant['name']} = {values} (default {default}): {variant['help']}"
+            )
+        print(f"  hooks:     {', '.join(plugin['hooks'])}")
+    for problem in registry.problems:
+        if not any(p["problem"] == problem for p in plugins):
+            print(f"not loaded: {problem}")
     return 0

@@ -130,7 +130,43 @@ class Registry:
     @property
     def problems(self) -> list[str]:
         """Plugins that failed to load or were left out, each with its reason."""
-        return [*self._load_problems, *self._collected().problems]
+        return [*self._load_problems, *self._collected().left_out.values()]
+
+    def describe(self) -> list[dict[str, Any]]:
+        """Each registered plugin as plain data: where it comes from, what it provides,
+        the hooks it implements, and why it was left out if it was."""
+        tables = self._collected()
+        found = []
+        for name in sorted(self._info):
+            info = self._info[name]
+            part = tables.contributions.get(name)
+            plugin = self.manager.get_plugin(name)
+            hooks = sorted(c.name for c in self.manager.get_hookcallers(plugin) or ())
+            found.append(
+                {
+                    "name": name,
+                    "distribution": info.distribution,
+                    "version": info.version,
+                    "builtin": info.builtin,
+                    "sets": [s.name for s in part.sets] if part else [],
+                    "cards": [k for s in part.sets for k in s.keys] if part else [],
+                    "abilities": sorted(part.abilities) if part else [],
+                    "variants": [
+                        {
+                            "name": v.name,
+                            "values": list(v.values),
+                            "default": v.default,
+                            "help": v.help,
+                        }
+                        for v in part.variants
+                    ]
+                    if part
+                    else [],
+                    "hooks": hooks,
+                    "problem": tables.left_out.get(name),
+                }
+            )
+        return found
 
     @property
     def tables(self) -> Tables:

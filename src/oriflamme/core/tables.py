@@ -46,18 +46,18 @@ class Tables:
     observers: Mapping[str, tuple[Observer, ...]]  # event kind -> observers
     replacers: tuple[tuple[str, Any], ...]  # (plugin, replace_abilities implementation)
     contributions: Mapping[str, Contribution]
-    problems: tuple[str, ...]  # plugins left out, and why
+    left_out: Mapping[str, str]  # plugin -> why it was left out
 
     @classmethod
     def collect(cls, manager: pluggy.PluginManager) -> Tables:
         impls = _impls_by_plugin(manager)
         contributions: dict[str, Contribution] = {}
-        problems: list[str] = []
+        left_out: dict[str, str] = {}
         for name in sorted(impls):
             try:
                 contributions[name] = _contribution(name, impls[name])
             except OriflammeError as exc:
-                problems.append(f"plugin {name!r} was left out: {exc}")
+                left_out[name] = f"plugin {name!r} was left out: {exc}"
         sets: dict[str, CardSet] = {}
         cards: dict[str, CardDef] = {}
         abilities: dict[str, Ability] = {}
@@ -119,7 +119,7 @@ class Tables:
             observers=observers,
             replacers=replacers,
             contributions=contributions,
-            problems=tuple(problems),
+            left_out=left_out,
         )
 
     def replacements(self, variants: Mapping[str, VariantValue]) -> dict[str, tuple[str, Ability]]:
