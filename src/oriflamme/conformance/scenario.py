@@ -88,8 +88,12 @@ def load_scenario(path: str | Path) -> Scenario:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as exc:
         raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    doc = parse_yaml(text, path, ScenarioError)
-    return _Reader(doc).scenario()
+    return parse_scenario(text, path)
+
+
+def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
+    """Check one scenario given as text (``path`` names it in messages)."""
+    return _Reader(parse_yaml(text, path, ScenarioError)).scenario()
 
 
 class _Reader:

@@ -1,0 +1,51 @@
+"""House rules for oriflamme, as one plugin: a new card, a changed card, a changed rule."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from importlib.resources import files
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from oriflamme import Ability, Game, Variant, hookimpl
+from oriflamme.events import Eliminated
+
+from .generous_heir import GENEROUS_HEIR, GenerousHeir
+from .jester import Jester
+
+BOUNTY = Variant(
+    name="bounty",
+    values=(False, True),
+    default=False,
+    help="A face-down card eliminated with tokens on it pays them to the eliminator's owner.",
+)
+
+
+@hookimpl
+def register_card_sets() -> Sequence[Traversable]:
+    return [files("oriflamme_house_rules") / "house.yaml"]
+
+
+@hookimpl
+def register_abilities() -> Mapping[str, Ability]:
+    return {"jester": Jester()}
+
+
+@hookimpl
+def register_variants() -> Sequence[Variant]:
+    return [GENEROUS_HEIR, BOUNTY]
+
+
+@hookimpl
+def replace_abilities(variants: Mapping[str, Any]) -> Mapping[str, Ability]:
+    # A changed card: the base set's Heir is replaced, explicitly, and only in a game
+    # whose variant says so.
+    return {"heir": GenerousHeir()} if variants[GENEROUS_HEIR.name] else {}
+
+
+@hookimpl
+def card_eliminated(game: Game, event: Eliminated) -> None:
+    # A changed rule: the engine has returned the tokens of the eliminated card to the
+    # supply (RULINGS R5); with a bounty, the eliminator's owner takes them instead.
+    if game.variant(BOUNTY.name) and event.face_down and event.tokens and event.by:
+        game.gain(game.owner(event.by), event.tokens, event.by)
