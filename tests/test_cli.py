@@ -8,11 +8,14 @@ import io
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Registry
+from oriflamme import Ability, Registry, hookimpl
 from oriflamme.cli import main
+from oriflamme.commands import cards_command
 from oriflamme.terminal import play_command
 
 from .conftest import ROOT
@@ -176,3 +179,41 @@ def test_play_as_a_command_with_piped_answers() -> None:
     assert result.returncode == 0, result.stderr
     assert "Final scores:" in result.stdout
     assert result.stderr == ""
+
+
+def test_cards_flags_a_card_without_ability_and_an_ability_without_card(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sheet = tmp_path / "odd.yaml"
+    sheet.write_text(
+        "set: odd\ntitle: Odd\ncards:\n  - key: mime\n    name: Mime\n"
+        "    type: character\n    text: Does nothing at all.\n",
+        encoding="utf-8",
+    )
+    registry = Registry(entry_points=False)
+    registry.register(
+        SimpleNamespace(
+            register_card_sets=hookimpl(lambda: [sheet]),
+            register_abilities=hookimpl(lambda: {"ghost": Ability()}),
+        ),
+        "odd",
+    )
+    args = argparse.Namespace(sets=None, language="en")
+    assert cards_command(args, registry) == 0
+    out = capsys.readouterr().out
+    assert "mime           Mime" in out
+    assert "Does nothing at all.  [no ability implemented]" in out
+    assert (
+        "[ability with no card] 'ghost': plugin odd implements it, but no set has that card" in out
+    )
+
+
+def test_plugins_text_lists_builtins_with_their_hooks(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plugins", "--no-plugins"]) == 0
+    out = capsys.readouterr().out
+    assert "base (built in)" in out
+    assert (
+        "variant:   ambush_own_elimination = first_edition/revised (default first_edition)" in out
+    )
+    assert main(["plugins", "--no-plugins", "--without", "ablaze"]) == 0
+    assert "ablaze" not in capsys.readouterr().out

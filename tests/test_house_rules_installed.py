@@ -1,0 +1,89 @@
+"""The example plugin package, built and installed into a fresh virtual environment
+beside the project, exactly as a user would install it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT
+
+HOUSE = ROOT / "examples" / "house-rules"
+
+
+@pytest.fixture(scope="module")
+def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    where = tmp_path_factory.mktemp("house") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    install = subprocess.run(
+        [str(where / "bin" / "pip"), "install", "--quiet", str(ROOT), str(HOUSE)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    return where
+
+
+def oriflamme(venv: Path, *args: str) -> str:
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH")}
+    run = subprocess.run(
+        [str(venv / "bin" / "oriflamme"), *args],
+        cwd=venv.parent,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-2000:]
+    assert run.stderr == "", run.stderr
+    return run.stdout
+
+
+def test_plugins_lists_the_house_rules(venv: Path) -> None:
+    assert "house (oriflamme-house-rules 0.1.0)" in oriflamme(venv, "plugins")
+    listing = json.loads(oriflamme(venv, "plugins", "--json"))
+    house = {p["name"]: p for p in listing["plugins"]}["house"]
+    assert house["sets"] == ["house"]
+    assert house["cards"] == ["jester"]
+    assert [v["name"] for v in house["variants"]] == ["generous_heir", "bounty"]
+    assert {
+        "register_card_sets",
+        "register_abilities",
+        "register_variants",
+        "replace_abilities",
+        "card_eliminated",
+    } <= set(house["hooks"])
+    assert listing["problems"] == []
+    without = json.loads(oriflamme(venv, "plugins", "--json", "--without", "house"))
+    assert "house" not in {p["name"] for p in without["plugins"]}
+
+
+def test_cards_shows_the_jester(venv: Path) -> None:
+    out = oriflamme(venv, "cards")
+    assert "House rules (set house, plugin house)" in out
+    assert "jester         Jester" in out
+    assert "[no ability implemented]" not in out
+
+
+def test_its_scenarios_pass(venv: Path) -> None:
+    out = oriflamme(venv, "conformance", str(HOUSE / "scenarios"))
+    assert out.strip().endswith("9 passed, 0 failed")
+
+
+@pytest.mark.parametrize(
+    "variants", [[], ["bounty=true"], ["generous_heir=true"], ["bounty=true", "generous_heir=true"]]
+)
+def test_bots_play_with_each_variant(venv: Path, variants: list[str]) -> None:
+    flags = [arg for v in variants for arg in ("--variant", v)]
+    out = oriflamme(
+        venv, "simulate", "--sets", "base,house", "--games", "100", "--families", "4", *flags
+    )
+    assert out.startswith("100 games, 4 families, sets base,house")
