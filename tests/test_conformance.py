@@ -132,3 +132,18 @@ def test_an_accepted_answer_marked_as_an_error_fails(tmp_path: Path, registry: R
     passed, report = run_text(tmp_path, registry, text)
     assert not passed
     assert "should have been refused, but the engine accepted it" in report
+
+
+def test_zones_are_compared_as_collections(tmp_path: Path, registry: Registry) -> None:
+    # docs/rulings.md P9: the order of a hand or a pile is not a rule.
+    text = BASE.replace(
+        "hands: {red: [red.heir], blue: [blue.heir], green: [green.heir]}",
+        "hands: {red: [red.heir, red.lord], blue: [blue.heir], green: [green.heir]}",
+    )
+    passed, report = run_text(tmp_path, registry, text + "  hands: {red: [red.lord, red.heir]}\n")
+    assert passed, report
+    passed, report = run_text(tmp_path, registry, text + "  hands: {red: [red.lord]}\n")
+    assert not passed
+    assert (
+        "hands: expected {'red': ['red.lord']}, actual {'red': ['red.heir', 'red.lord']}" in report
+    )

@@ -68,7 +68,7 @@ def differences(scenario: Scenario, game: Game) -> list[str]:
         if zone in expect:
             wanted_zone = {f: list(cards or ()) for f, cards in expect[zone].items()}
             actual_zone = {f: list(game.pile(zone)[f]) for f in wanted_zone}
-            # Piles and hands are compared as collections: their order is not a rule.
+            # docs/rulings.md P9: zones are compared as collections; order is no rule.
             if any(Counter(wanted_zone[f]) != Counter(actual_zone[f]) for f in wanted_zone):
                 differ(zone, wanted_zone, actual_zone)
     if "round" in expect and expect["round"] != game.round:

@@ -49,6 +49,7 @@ def check_answer(game: Round, decision: Decision, answer: object) -> Answer:
 
 
 def _refuse(decision: Decision, why: str) -> IllegalAnswer:
+    # docs/rulings.md P4: the message speaks to the family that answered.
     about = f" for {decision.card}" if decision.card else ""
     return IllegalAnswer(f"{decision.family} must answer a {decision.kind} decision{about}: {why}")
 

@@ -2,7 +2,8 @@
 
 The pending decision is data. Its ``options`` are its legal answers, in a form
 that never names another family's hidden card: a card in the queue is named by
-the index of its position (only top cards are ever chosen, RULINGS R6), a card in
+the index of its position (docs/rulings.md P1: only top cards are ever chosen,
+RULINGS R6), a card in
 hand by its id (only its family is asked about it).
 
 =========  ==============================  ==========================================

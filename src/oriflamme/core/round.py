@@ -211,7 +211,8 @@ class Round(Actions):
             self.discard(card)
         # RULINGS R8: if the acting card is still on top of its position, the walk
         # moves on; if it left and a card under it is now on top, that card resolves
-        # next; if the position is gone, the one that followed it now has its index.
+        # next (a Royal Decree on a stack too: docs/rulings.md P6); if the position
+        # is gone, the one that followed it now has its index.
         if not self.acting_gone and self.queue[self.walk][-1] == card:
             self.walk += 1
         self.acting = None

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 Phase = Literal["placement", "resolution", "end"]
 PLACEMENT: Phase = "placement"
 RESOLUTION: Phase = "resolution"
-END: Phase = "end"
+END: Phase = "end"  # docs/rulings.md P8: the game's end is a phase
 LAST_ROUND = 6
 PILES = ("hands", "set_aside", "reserve", "discarded", "eliminated")
 

@@ -20,9 +20,9 @@ class Cutthroat(Ability):
         family = game.owner(card)  # before anything can discard (and unbribe) it
         target = game.top(position)
         name = game.key(target)  # its name once turned face up, if it was face down
-        # Reading (RULINGS is silent): the same-name cards are those face up on
-        # top when the Cutthroat strikes; a card uncovered by one of these
-        # eliminations is not swept.
+        # docs/rulings.md P12: the same-name cards are those face up on top when
+        # the Cutthroat strikes; a card uncovered by one of these eliminations is
+        # not swept.
         same_name = [
             top
             for top in game.tops()

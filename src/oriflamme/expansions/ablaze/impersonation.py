@@ -28,6 +28,8 @@ class Impersonation(Ability):
         family = game.owner(card)
         target = game.top(position)
         # Owner at that moment, Bribery counting; alone in its position.
+        # docs/rulings.md P14: the owner at that moment decides, so a family's own
+        # card bribed by an opponent counts as an opponent's.
         replace = (
             game.is_character(target)
             and game.owner(target) != family
@@ -40,6 +42,7 @@ class Impersonation(Ability):
             return
         replacement = self.replacement(game, family, key)
         here = game.position(card)
+        # docs/rulings.md P16: no replacement once the Impersonation itself is gone.
         if replacement is None or here is None:
             return  # nothing of that name to put in (or the Impersonation is gone)
         zone, chosen = replacement
@@ -54,7 +57,7 @@ class Impersonation(Ability):
     def replacement(game: Game, family: str, key: str) -> tuple[str, str] | None:
         """The family's own card named ``key`` and the zone it is in, if it has one.
 
-        Reading (RULINGS is silent): a family holds one copy of each card, so there
+        docs/rulings.md P13: a family holds one copy of each card, so there
         is at most one; with a card list that repeats a key, the first found in
         discarded, eliminated, then set-aside cards is taken without asking.
         """

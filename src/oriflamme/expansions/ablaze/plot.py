@@ -30,7 +30,8 @@ class Plot(Ability):
 
     @staticmethod
     def characters(game: Game, family: str) -> list[int]:
-        """Positions whose top is a face-up Character ``family`` owns."""
+        """Positions whose top is a face-up Character ``family`` owns (by Bribery
+        too: docs/rulings.md P15)."""
         return [
             i
             for i, top in enumerate(game.tops())
@@ -51,7 +52,7 @@ class Plot(Ability):
         if left <= 0:
             return
         if not self.characters(game, family):
-            game.gain(family, left, card)  # nothing to repeat: the tokens are gained
+            game.gain(family, left, card)  # docs/rulings.md P18: nothing to repeat
             return
         game.ask(family, "choose", (GAIN, REPEAT), self.spent, card, family, left)
 

@@ -27,7 +27,7 @@ class Prince(Ability):
     # RULINGS A-Prince. Only the Prince's own reveal places the Twin: not a later
     # round, not a Plot (the Plot is the card being revealed), not an
     # Impersonation (the Prince is put face up, never revealed).
-    # Reading (RULINGS is silent): a Shapeshifter copying a Prince, even on the
+    # docs/rulings.md P10: a Shapeshifter copying a Prince, even on the
     # turn it is revealed, only gains 1: the text speaks of revealing "your
     # Prince", and the card revealed is a Shapeshifter.
     def activate(self, game: Game, card: str) -> None:

@@ -12,8 +12,9 @@ if TYPE_CHECKING:
 
 class Schemer(Ability):
     # RULINGS A-Schemer: checked when it resolves; a stack is 2 or more cards.
-    # Reading (RULINGS is silent): "this card" is the acting card, so a
-    # Shapeshifter copying a Schemer next to a stack discards itself.
+    # docs/rulings.md P11: "this card" is the acting card, so a Shapeshifter
+    # copying a Schemer next to a stack discards itself. P17: its own position is
+    # not adjacent to it, so a Schemer on top of a stack may still gain 2.
     def activate(self, game: Game, card: str) -> None:
         queue = game.queue
         if any(len(queue[i]) > 1 for i in game.adjacent(game.index(card))):

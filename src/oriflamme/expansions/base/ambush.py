@@ -36,4 +36,6 @@ class Ambush(Ability):
             game.gain(owner, 1, card)  # it counts as revealing your own Ambush
         else:
             return  # revised: the attacking card stays in the queue
+        # docs/rulings.md P5: the Ambush, eliminated, is in the eliminated pile; the
+        # attacker is discarded.
         game.discard_attacker(by)
