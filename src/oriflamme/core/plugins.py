@@ -71,6 +71,7 @@ class Registry:
         self._tables: Tables | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
         self._shared: dict[tuple[Any, ...], GameRules] = {}
+        self._lists: dict[tuple[Any, ...], tuple[str, ...]] = {}
         excluded = set(exclude)
         if builtins:
             version = _own_version()
@@ -100,6 +101,7 @@ class Registry:
         self._tables = None
         self._rules_cache.clear()
         self._shared.clear()
+        self._lists.clear()
 
     def _load_entry_points(self, excluded: set[str]) -> None:
         for ep in sorted(
@@ -212,10 +214,17 @@ class Registry:
 
     def card_list(self, config: GameConfig, rng: random.Random) -> tuple[str, ...]:
         """The card list of a new game from ``config``; a mix is drawn with ``rng``."""
+        drawn = config.cards is None and (len(config.sets) > 1 or config.size is not None)
+        key = (config.sets, config.cards)
+        if not drawn and key in self._lists:
+            return self._lists[key]  # a set or an explicit list: the same every game
         self.set_cards(config.sets)  # an unknown set is named here
-        return card_list(
+        chosen = card_list(
             self.sets, self.cards, config.sets, config.cards, size=config.size, rng=rng
         )
+        if not drawn:
+            self._lists[key] = chosen
+        return chosen
 
     def rules(
         self, cards: Sequence[str], sets: Sequence[str], variants: Mapping[str, object]

@@ -129,11 +129,11 @@ class Round(Actions):
             if not hand:
                 self.placed += 1  # docs/rulings.md P3: nothing to place, no turn
                 continue
-            options = Placements(hand, self.spots(family))
-            if len(options) == 1:
-                self._place(family, options[0])  # RULINGS R4: one answer is not asked
+            spots = self.spots(family)
+            if len(hand) == 1 and len(spots) == 1:
+                self._place(family, Placement(hand[0], spots[0]))  # R4: one answer, not asked
                 continue
-            self.pending = Decision(family, "place", options)
+            self.pending = Decision(family, "place", Placements(hand, spots))
             return
         self.phase = RESOLUTION
         self.walk = 0
@@ -198,11 +198,11 @@ class Round(Actions):
 
     def _activate(self, card: str) -> None:
         tasks = self.tasks
-        waiting = len(tasks)
-        tasks.append((None, "_finish", card, ()))
+        finish = (None, "_finish", card, ())
+        tasks.append(finish)
         ability = self.rules.abilities.get(self.key_of[card], INERT)
         ability.activate(self, card)  # type: ignore[arg-type]
-        if self.pending is None and len(tasks) == waiting + 1:
+        if self.pending is None and tasks[-1] is finish:
             tasks.pop()  # the ability is done: finish now rather than through the loop
             self._finish(card)
 
