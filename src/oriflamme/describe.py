@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from .core.decisions import FIRST, LAST, Answer, Decision, Placement
 from .core.events import (
+    Bribed,
     Discarded,
     Eliminated,
     Event,
@@ -146,6 +147,11 @@ def event_text(view: View, event: Event) -> str | None:
         return f"{name(view, event.card)} was eliminated{by}."
     if isinstance(event, Discarded):
         return f"{name(view, event.card)} was discarded."
+    if isinstance(event, Bribed):
+        return (
+            f"{who(event.family)} bribed {name(view, event.card)}: it now belongs to "
+            f"{who(event.family)}."
+        )
     if isinstance(event, Moved):
         return f"{name(view, event.card)} moved to position {event.to + 1}."
     if isinstance(event, Gained):
