@@ -85,6 +85,10 @@ def test_a_passing_scenario(tmp_path: Path, registry: Registry) -> None:
         (("- blue.spy", "- blue.prince"), "no card 'prince' in the sets base"),
         (("- blue.spy", "- pink.spy"), "pink.spy belongs to 'pink', not one of the players"),
         (
+            ("hands: {red: [red.heir]", "hands: {red: [blue.lord]"),
+            "blue.lord cannot be in red's hands: every zone holds the cards of its own family",
+        ),
+        (
             ("players: [red, blue, green]", "players: [red, blue]"),
             "unknown key 'green' in 'hands' (expected: blue, red)",
         ),

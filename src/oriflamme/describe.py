@@ -131,7 +131,9 @@ def event_text(view: View, event: Event) -> str | None:
         where = (
             f"on top of position {event.position + 1}"
             if event.on is not None
-            else ("at the first end" if event.position == 0 else "at the last end")
+            else (
+                "at the first end" if event.position == 0 else f"as position {event.position + 1}"
+            )
         )
         return f"{who(event.family)} placed {what} {where}."
     if isinstance(event, TokenAdded):

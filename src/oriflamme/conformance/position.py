@@ -94,6 +94,12 @@ def build_game(scenario: Scenario, registry: Registry) -> Game:
         for family, cards in given.items():
             for i, card in enumerate(cards or ()):
                 register(card, zone, family, i)
+                if game.family_of[card] != family:
+                    raise PositionError(
+                        f"{doc.where('state', zone, family, i)}: {card} cannot be in "
+                        f"{family}'s {zone.replace('_', ' ')}: every zone holds the cards "
+                        "of its own family (piles are in front of each card's original owner)"
+                    )
                 waits = rules.definitions[game.key_of[card]].setup is Setup.RESERVE
                 if waits and zone in ("hands", "set_aside"):
                     raise PositionError(

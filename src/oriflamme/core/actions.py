@@ -101,6 +101,9 @@ class Actions(Queue):
         if position is None:
             raise ValueError(f"{card} is not the top card of a position in the queue")
         owner = self.owner(card)
+        # The eliminator's owner, read now: a card that eliminates itself loses its
+        # Bribery token with it, and its briber still gains (RULINGS R3, R5).
+        eliminator = self.owner(by) if by is not None else None
         face_down = card not in self.up
         tokens = self.tokens.pop(card, 0)
         self._remove_top(position)
@@ -110,8 +113,8 @@ class Actions(Queue):
         self.eliminated[family] = (*self.eliminated[family], card)
         fields = (card, by, owner, tokens, face_down)
         self.log.append((Eliminated.kind, *fields))  # logged before the gain it causes
-        if gain and by is not None:
-            self.gain(self.owner(by), 1, by)
+        if gain and eliminator is not None:
+            self.gain(eliminator, 1, by)
         if Eliminated.kind in self.rules.observers:
             self._notify(Eliminated.kind, fields)  # docs/rulings.md P7
         reaction = self.rules.reactions.get(self.key_of[card])

@@ -20,20 +20,17 @@ class Cutthroat(Ability):
         family = game.owner(card)  # before anything can discard (and unbribe) it
         target = game.top(position)
         name = game.key(target)  # its name once turned face up, if it was face down
-        # docs/rulings.md P12: the same-name cards are those face up on top when
-        # the Cutthroat strikes; a card uncovered by one of these eliminations is
-        # not swept.
-        same_name = [
-            top
-            for top in game.tops()
-            if top != target
-            and game.key(top) == name
-            and game.is_up(top)
-            and game.owner(top) != family
-        ]
         # Every elimination is made without its gain; the Cutthroat counts them
         # (a Queen's bonus still applies to each Queen, in her reaction).
         game.eliminate(target, by=card, gain=False)
+        # docs/rulings.md P12: the same-name cards are those face up on top once
+        # the first target is gone (a card it uncovered included); a card uncovered
+        # by one of the sweep's own eliminations is not swept.
+        same_name = [
+            top
+            for top in game.tops()
+            if game.key(top) == name and game.is_up(top) and game.owner(top) != family
+        ]
         count = 1
         for top in same_name:
             # Still a face-up top card of an opponent (a reaction may have moved it).
