@@ -1,7 +1,8 @@
 """Property tests: seeded random playouts, hundreds of games for each family count.
 
 Checked at every step: every offered answer is legal and applies without error;
-every card is in exactly one place; Influence is never negative; a refused
+every card is in exactly one place; Influence is never negative; tokens lie only on
+face-down cards in the queue and Bribery tokens only on face-up ones; a refused
 answer changes nothing; no view shows another family's hidden card. Checked per
 game: it ends after round 6 with one card left in each hand; the same seed gives
 the same game; a saved and reloaded game plays on identically.
@@ -53,6 +54,12 @@ def check_step(game: Game, everyone: list[str], rng: random.Random, seed: int) -
     cards = all_cards(game)
     assert sorted(cards) == everyone, f"{where}: a card is missing or in two places"
     assert min(game.influence.values()) >= 0, f"{where}: negative Influence"
+    in_queue = {card for stack in game.queue for card in stack}
+    tokened = set(game.tokens)
+    assert tokened <= in_queue - game.up, f"{where}: tokens on {tokened - (in_queue - game.up)}"
+    assert game.up <= in_queue, f"{where}: face-up cards outside the queue"
+    bribed = set(game.bribes)
+    assert bribed <= game.up, f"{where}: Bribery tokens on {bribed - game.up}"
     decision = game.decision
     if decision is None:
         return
