@@ -104,13 +104,13 @@ class Game(Round):
         game.key_of = cast.key_of  # changed once a game is set up
         for family in families:
             ids = cast.ids[family]
-            shuffled = list(cast.shuffled[family])
-            rng.shuffle(shuffled)
-            aside = set(shuffled[: len(shuffled) - HAND_SIZE])
-            # Zones list cards in card-list order: the shuffle decides only which
-            # cards are set aside, and a stable order reads better.
+            shuffled = cast.shuffled[family]
+            # Shuffling and setting the first cards aside is drawing them at random:
+            # only which cards are set aside matters, so draw just those. Zones list
+            # cards in card-list order, which reads better than a shuffled one.
+            aside = set(rng.sample(shuffled, len(shuffled) - HAND_SIZE))
             game.set_aside[family] = tuple(c for c in ids if c in aside)
-            game.hands[family] = tuple(c for c in cast.shuffled[family] if c not in aside)
+            game.hands[family] = tuple(c for c in shuffled if c not in aside)
             game.reserve[family] = cast.reserve[family]
         game.first = families.index(first)
         game._emit(GameStarted.kind, first, card_list)

@@ -59,7 +59,8 @@ class Round(Actions):
         if count == 1:
             then(self, card, *args, options[0])
             return
-        self.pending = Decision(family, kind, options, card)
+        # A tuple: the decision is a value, equal to itself once saved and loaded.
+        self.pending = Decision(family, kind, tuple(options), card)
         self.resume = (self._ability_key(then), then.__name__, card, args)
 
     def ask_target(
