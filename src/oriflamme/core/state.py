@@ -97,6 +97,8 @@ class State:
 
     def clone(self) -> Any:
         """An independent copy: changing one never changes the other."""
+        # Spelled out slot by slot: search clones often, and a loop over the slots
+        # with getattr and setattr costs about twice as much.
         other = object.__new__(type(self))
         other.rules = self.rules
         other.config = self.config
