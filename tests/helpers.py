@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 from oriflamme import Game, GameConfig, Registry
@@ -38,3 +39,21 @@ def all_cards(game: Game) -> list[str]:
 
 def rng_for(seed: int) -> random.Random:
     return random.Random(seed)
+
+
+def one_card_set(
+    folder: Path,
+    name: str,
+    key: str,
+    *,
+    card_type: str = "character",
+    text: str = "Does something.",
+) -> Path:
+    """A card-set file of one card, written in ``folder``, for plugins made in tests."""
+    path = folder / f"{name}.yaml"
+    path.write_text(
+        f"set: {name}\ntitle: {name.title()}\ncards:\n  - key: {key}\n"
+        f"    name: {key.title()}\n    type: {card_type}\n    text: {text}\n",
+        encoding="utf-8",
+    )
+    return path

@@ -19,6 +19,7 @@ from oriflamme.commands import cards_command
 from oriflamme.terminal import play_command
 
 from .conftest import ROOT
+from .helpers import one_card_set
 
 
 def test_cards_lists_every_base_card(capsys: pytest.CaptureFixture[str]) -> None:
@@ -184,12 +185,7 @@ def test_play_as_a_command_with_piped_answers() -> None:
 def test_cards_flags_a_card_without_ability_and_an_ability_without_card(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sheet = tmp_path / "odd.yaml"
-    sheet.write_text(
-        "set: odd\ntitle: Odd\ncards:\n  - key: mime\n    name: Mime\n"
-        "    type: character\n    text: Does nothing at all.\n",
-        encoding="utf-8",
-    )
+    sheet = one_card_set(tmp_path, "odd", "mime", text="Does nothing at all.")
     registry = Registry(entry_points=False)
     registry.register(
         SimpleNamespace(

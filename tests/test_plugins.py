@@ -15,7 +15,7 @@ from oriflamme.core import hookspecs
 from oriflamme.core.events import Eliminated, Revealed
 from oriflamme.expansions import base
 
-from .helpers import random_bots
+from .helpers import one_card_set, random_bots
 
 
 class Tax:
@@ -88,12 +88,7 @@ def test_a_card_set_provided_twice_is_an_error() -> None:
 
 
 def test_a_card_key_in_two_sets_is_an_error(tmp_path: Path) -> None:
-    other = tmp_path / "other.yaml"
-    other.write_text(
-        "set: other\ntitle: Other\ncards:\n  - key: spy\n    name: Spy\n"
-        "    type: character\n    text: Something else.\n",
-        encoding="utf-8",
-    )
+    other = one_card_set(tmp_path, "other", "spy")
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [other])), "other")
     with pytest.raises(PluginError, match="card 'spy' is provided by both set 'base'"):
@@ -124,12 +119,7 @@ def test_a_plugin_that_raises_in_a_hook_is_left_out_and_named() -> None:
 
 
 def test_malformed_card_yaml_names_the_plugin_the_file_and_the_line(tmp_path: Path) -> None:
-    bad = tmp_path / "bad.yaml"
-    bad.write_text(
-        "set: bad\ntitle: Bad\ncards:\n  - key: imp\n    name: Imp\n"
-        "    type: goblin\n    text: Boo.\n",
-        encoding="utf-8",
-    )
+    bad = one_card_set(tmp_path, "bad", "imp", card_type="goblin")
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [bad])), "imps")
     assert reg.problems == [
