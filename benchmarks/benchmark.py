@@ -1,134 +1,109 @@
-"""How fast is the engine? Random-play games and decisions per second, the cost of a
-clone, and how much of a game's time goes to plugin dispatch.
+"""How fast is the engine? Random-play games and decisions per second, and the costs
+search leans on: a clone, an observation, and determinise + clone + random playout.
 
-    .venv/bin/python benchmarks/benchmark.py [--games N] [--sets base]
+    .venv/bin/python benchmarks/benchmark.py [--games N] [--sets base ...]
 
-Run it on an idle machine: it measures wall-clock time on one core. It asserts
-nothing; tests never depend on speed.
+Games are played as ``oriflamme simulate --jobs 1`` plays them (one process, no event
+log, random bots). It measures wall-clock time on one core: run it on an idle machine,
+and compare only figures from one run. It asserts nothing; tests never depend on speed.
 """
 
 from __future__ import annotations
 
 import argparse
-import cProfile
 import platform
-import pstats
+import random
 import sys
 import time
 import timeit
-from unittest import mock
+from collections.abc import Callable
 
-import pluggy
-
-from oriflamme import Ability, Game, GameConfig, Registry
-from oriflamme.bots import RandomBot, play_out, random_bots
+import oriflamme
+from oriflamme import Game, GameConfig, Registry
 from oriflamme.core.config import COLOURS
+from oriflamme.simulate import play_games
+
+KINDS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
 
 
-def play_games(
-    registry: Registry, families: int, sets: tuple[str, ...], games: int, seed: int = 0
-) -> tuple[float, int]:
-    """Seconds and decisions for ``games`` random games, set-up included."""
+def games_per_second(
+    registry: Registry, families: int, sets: tuple[str, ...], games: int
+) -> tuple[float, float]:
+    """Games and decisions per second over ``games`` random games, set-up included."""
     config = GameConfig(families=COLOURS[:families], sets=sets)
-    decisions = 0
     start = time.perf_counter()
-    for number in range(games):
-        game = Game.new(
-            GameConfig(families=config.families, sets=sets, seed=seed + number), registry=registry
-        )
-        bots = random_bots(game.families, seed + number)
-        decisions += play_out(game, bots)
-    return time.perf_counter() - start, decisions
+    summary = play_games(config, range(games), registry, ("random",) * families)
+    seconds = time.perf_counter() - start
+    return games / seconds, summary.decisions / seconds
 
 
-def clone_cost(registry: Registry, sets: tuple[str, ...]) -> float:
-    """Microseconds per clone of a game in mid-play (round 4, a full queue)."""
-    game = Game.new(GameConfig(sets=sets, seed=1), registry=registry)
-    bots = {f: RandomBot(i) for i, f in enumerate(game.families)}
+def mid_game(registry: Registry, sets: tuple[str, ...], seed: int = 1) -> Game:
+    """A game in round 4, reached by random play: a full queue, hands half spent."""
+    game = Game.new(GameConfig(sets=sets, seed=seed), registry=registry, record=False)
+    rng = random.Random(seed)
     while game.round < 4 and game.decision is not None:
-        decision = game.decision
-        game.answer(bots[decision.family].choose(game.view(decision.family), decision))
-    number = 100_000
-    return timeit.timeit(game.clone, number=number) / number * 1e6
+        game.answer_option(int(rng.random() * len(game.decision.options)))
+    return game
 
 
-def dispatch(registry: Registry, sets: tuple[str, ...], games: int) -> dict[str, float]:
-    """Where plugin code and plugin dispatch sit in a game's time."""
-    # 1. Calls into plugins per game: abilities (activate, continuations, reactions)
-    #    and the pluggy hook calls made while games run.
-    calls = {"ability": 0, "pluggy": 0}
-    hook_call = pluggy.HookCaller.__call__
+def best_of(function: Callable[[], object], number: int, repeat: int = 5) -> float:
+    """Microseconds per call, the best of ``repeat`` runs of ``number`` calls."""
+    return min(timeit.repeat(function, number=number, repeat=repeat)) / number * 1e6
 
-    def counting_hook(self: pluggy.HookCaller, *args: object, **kwargs: object) -> object:
-        calls["pluggy"] += 1
-        return hook_call(self, *args, **kwargs)
 
-    profile = cProfile.Profile()
-    with mock.patch.object(pluggy.HookCaller, "__call__", counting_hook):
-        profile.enable()
-        play_games(registry, 3, sets, games, seed=10_000)
-        profile.disable()
-    stats = pstats.Stats(profile)
-    total = stats.total_tt  # type: ignore[attr-defined]
-    in_plugins = 0.0
-    for (filename, _line, _name), row in stats.stats.items():  # type: ignore[attr-defined]
-        if "/expansions/" in filename:
-            calls["ability"] += row[1]  # primitive calls of ability methods
-            in_plugins += row[2]  # time inside ability methods themselves
-    # 2. The cost of one dispatch: looking an ability up in the game's table and
-    #    calling it, less the cost of calling the same method directly (best of 7).
-    game = Game.new(GameConfig(sets=sets, seed=1), registry=registry)
-    inert = Ability()
-    table = {"x": inert}
-    number = 1_000_000
-    via_table = min(
-        timeit.repeat(lambda: table.get("x", inert).activate(game, "c"), number=number, repeat=7)
-    )
-    direct = min(timeit.repeat(lambda: inert.activate(game, "c"), number=number, repeat=7))
-    per_dispatch = max(via_table - direct, 0.0) / number
-    seconds, _ = play_games(registry, 3, sets, games, seed=10_000)
-    return {
-        "ability calls per game": calls["ability"] / games,
-        "pluggy calls per game": calls["pluggy"] / games,
-        "share of time inside ability code (profiled)": 100 * in_plugins / total,
-        "dispatch overhead per call (ns)": per_dispatch * 1e9,
-        "share of time in dispatch overhead": 100 * per_dispatch * calls["ability"] / seconds,
-    }
+def playouts_per_second(registry: Registry, sets: tuple[str, ...], seconds: float) -> float:
+    """Determinise from the acting family's observation, clone, play out at random."""
+    game = mid_game(registry, sets)
+    decision = game.decision
+    assert decision is not None
+    seen = game.observe(decision.family)
+    rng = random.Random(0)
+    done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        sample = Game.determinise(seen, done, registry=registry, record=False).clone()
+        step = sample.decision
+        while step is not None:
+            sample.answer_option(int(rng.random() * len(step.options)))
+            step = sample.decision
+        done += 1
+    return done / (time.perf_counter() - start)
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--games", type=int, default=4000, help="games per measurement")
     parser.add_argument(
-        "--sets",
-        action="append",
-        help="card sets, comma-separated; repeat to compare (default: base, ablaze, base,ablaze)",
+        "--sets", action="append", choices=sorted(KINDS), help="kinds of game (default: all)"
     )
     args = parser.parse_args()
-    kinds = [tuple(text.split(",")) for text in args.sets or ["base", "ablaze", "base,ablaze"]]
+    kinds = args.sets or list(KINDS)
     registry = Registry(entry_points=False)
+    compiled = not oriflamme.core.engine.__file__.endswith(".py")
     print(
         f"oriflamme benchmark: Python {platform.python_version()} on {platform.machine()}, "
-        f"{args.games} games per line"
+        f"{'compiled' if compiled else 'pure Python'}, {args.games} games per line"
     )
-    play_games(registry, 3, kinds[0], 200)  # warm up
-    for sets in kinds:
+    games_per_second(registry, 3, ("base",), 200)  # warm up
+    for kind in kinds:
         for families in (3, 5):
-            seconds, decisions = play_games(registry, families, sets, args.games)
+            games, decisions = games_per_second(registry, families, KINDS[kind], args.games)
             print(
-                f"{','.join(sets):<12} {families} families: {args.games / seconds:8,.0f} "
-                f"games/s {decisions / seconds:10,.0f} decisions/s "
-                f"({decisions / args.games:.1f} decisions per game)"
+                f"{kind:<7} {families} families: {games:8,.0f} games/s {decisions:10,.0f} "
+                f"decisions/s ({decisions / games:.1f} decisions per game)"
             )
-    print(f"clone of a game in round 4: {clone_cost(registry, kinds[0]):.2f} us")
+    game = mid_game(registry, ("base",))
+    decision = game.decision
+    assert decision is not None
+    print(f"clone of a game in round 4: {best_of(game.clone, 100_000):.2f} us")
+    family = decision.family
+    print(f"observation of it: {best_of(lambda: game.observe(family), 100_000):.2f} us")
+    for kind in kinds:
+        rate = playouts_per_second(registry, KINDS[kind], 3.0)
+        print(f"{kind:<7} determinise + clone + random playout from round 4: {rate:,.0f}/s")
     start = time.perf_counter()
     Registry(entry_points=False).cards  # noqa: B018 - loading is the point
-    print(
-        f"registry load (plugins, YAML, tables): "
-        f"{(time.perf_counter() - start) * 1e3:.1f} ms, once per process"
-    )
-    for name, value in dispatch(registry, kinds[0], max(args.games // 10, 100)).items():
-        print(f"{name}: {value:.1f}" + ("%" if "share" in name else ""))
+    print(f"registry load: {(time.perf_counter() - start) * 1e3:.1f} ms, once per process")
     return 0
 
 

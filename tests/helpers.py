@@ -18,23 +18,47 @@ def new_game(registry: Registry, seed: int, families: int = 3, **options: Any) -
 
 
 def random_bots(game: Game, seed: int) -> dict[str, RandomBot]:
+    """One random bot per family, each seeded from ``seed`` and its seat."""
     return {f: RandomBot(bot_seed(seed, seat)) for seat, f in enumerate(game.families)}
 
 
 def played(registry: Registry, seed: int, families: int = 3, **options: Any) -> Game:
-    """A whole game, random bots on both sides, from ``seed``."""
+    """A whole game, random bots on every side, from ``seed``."""
     game = new_game(registry, seed, families, **options)
     play_out(game, random_bots(game, seed))
     return game
 
 
+def play_until(game: Game, steps: int, seed: int) -> Game:
+    """Answer up to ``steps`` decisions at random (from ``seed``); the game, for chaining."""
+    rng = random.Random(seed)
+    for _ in range(steps):
+        decision = game.decision
+        if decision is None:
+            break
+        game.answer_option(int(rng.random() * len(decision.options)))
+    return game
+
+
 def all_cards(game: Game) -> list[str]:
-    """Every card of the game wherever it is, once per place it appears."""
-    cards = [card for stack in game.queue for card in stack]
-    for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated"):
-        for pile in game.pile(zone).values():
-            cards.extend(pile)
-    return cards
+    """Every card of the game (by label) wherever it is, once per place it appears."""
+    return game.position().cards()
+
+
+def hand(game: Game, family: str) -> tuple[int, ...]:
+    """``family``'s hand, as ids (what that family's own observation shows)."""
+    return game.observe(family).hand
+
+
+def card_id(game: Game, label: str) -> int:
+    """The id of the card labelled ``label`` (``red.spy``) in ``game``."""
+    return game.position().ids[label]
+
+
+def label(game: Game, card: int) -> str:
+    """The label (``red.spy``) of card ``card`` in ``game``."""
+    labels = {card_id: name for name, card_id in game.position().ids.items()}
+    return labels[card]
 
 
 def rng_for(seed: int) -> random.Random:

@@ -6,53 +6,89 @@ import pytest
 
 from oriflamme import Game, IllegalAnswer, Placement, Registry
 
-from .helpers import new_game, played
+from .helpers import card_id, hand, label, new_game, played
 
 
-def refuse(game: Game, answer: object, message: str) -> None:
+def refuse(game: Game, answer: object, message: str) -> str:
+    """``answer`` is refused with ``message`` in its reason, and the game is unchanged."""
     before = game.snapshot()
     with pytest.raises(IllegalAnswer) as error:
         game.answer(answer)
     assert message in str(error.value)
     assert game.snapshot() == before
+    return str(error.value)
+
+
+def queue_ids(game: Game) -> tuple[tuple[int, ...], ...]:
+    return game.observe().queue
 
 
 def test_placement_answers(registry: Registry) -> None:
-    game = new_game(registry, 8, first_player="red")
-    hand = game.hands["red"]
-    missing = next(c for c in game.set_aside["red"])
-    refuse(game, Placement(missing, "first"), f"{missing} is not in red's hand")
-    refuse(game, Placement("blue.spy", "first"), "blue.spy is not in red's hand")
-    refuse(game, Placement(hand[0], "middle"), "'first', 'last' or a position index")
-    refuse(game, Placement(hand[0], 0), "there is no position 0: the queue has 0 positions")
-    refuse(game, (hand[0],), "a placement is answered Placement(card, at)")
+    seed = 8
+    print(f"seed={seed}")
+    game = new_game(registry, seed, first_player="red")
+    cards = hand(game, "red")
+    missing = card_id(game, game.position().set_aside["red"][0])
+    refuse(game, Placement(missing, "first"), f"card {missing} is not in red's hand")
+    blue_spy = card_id(game, "blue.spy")
+    why = refuse(game, Placement(blue_spy, "first"), f"card {blue_spy} is not in red's hand")
+    # docs/rulings.md P4: the refusal lists red's own hand, never blue's cards.
+    assert f"it holds {cards[0]} ({label(game, cards[0]).split('.')[1]})" in why
+    assert "blue" not in why
+    refuse(game, ("red.spy", "first"), "a placement names a card in hand by its id, not 'red.spy'")
+    refuse(game, Placement(cards[0], "middle"), "'first', 'last' or a position index")
+    refuse(game, Placement(cards[0], 0), "there is no position 0: the queue has no positions")
+    refuse(game, (cards[0],), "a placement is answered Placement(card, at)")
     refuse(game, True, "a placement is answered Placement(card, at)")
-    game.answer(Placement(hand[0], "last"))  # an empty queue: "last" is "first"
-    assert game.queue == [(hand[0],)]
-    blue = game.hands["blue"][0]
+    refuse(game, {"card": cards[0], "at": "last", "face": "up"}, "is answered Placement(card, at)")
+    game.answer(Placement(cards[0], "last"))  # an empty queue: "last" is "first"
+    assert queue_ids(game) == ((cards[0],),)
+    assert cards[0] not in hand(game, "red")
+    blue = hand(game, "blue")[0]
     refuse(game, Placement(blue, 0), "cards may be stacked only from round 2 on (RULINGS G4)")
     game.answer((blue, "first"))  # a plain pair is accepted too
-    assert game.queue == [(blue,), (hand[0],)]
+    assert queue_ids(game) == ((blue,), (cards[0],))
+    green = hand(game, "green")[0]
+    game.answer({"card": green, "at": "last"})  # and the JSON form of a placement
+    assert queue_ids(game) == ((blue,), (cards[0],), (green,))
 
 
 def test_refusals_for_every_kind_name_the_decision(registry: Registry) -> None:
-    game = new_game(registry, 8, first_player="red")
-    for family in ("red", "blue", "green"):
-        game.answer(Placement(game.hands[family][0], "last"))
+    seed = 8
+    print(f"seed={seed}")
+    game = new_game(registry, seed, first_player="red")
+    placed = [hand(game, family)[0] for family in ("red", "blue", "green")]
+    for card in placed:
+        game.answer(Placement(card, "last"))
     decision = game.decision
     assert decision is not None
-    assert decision.kind == "reveal"
+    assert (decision.family, decision.kind, decision.card) == ("red", "reveal", placed[0])
     refuse(
         game,
         1,
-        f"{decision.family} must answer a reveal decision for {decision.card}: "
+        f"{decision.family} must answer a reveal decision: "
         "a reveal is answered True or False, not 1",
     )
     refuse(game, "yes", "not 'yes'")
+    refuse(game, Placement(0, "first"), "a reveal is answered True or False")
+
+
+def test_an_answer_out_of_turn_is_refused(registry: Registry) -> None:
+    seed = 8
+    print(f"seed={seed}")
+    game = new_game(registry, seed, first_player="red")
+    before = game.snapshot()
+    with pytest.raises(
+        IllegalAnswer, match="it is red's turn to answer a place decision, not blue"
+    ):
+        game.answer(Placement(hand(game, "blue")[0], "first"), family="blue")
+    assert game.snapshot() == before
 
 
 def test_a_game_that_is_over_refuses_answers(registry: Registry) -> None:
-    game = played(registry, 4)
+    seed = 4
+    print(f"seed={seed}")
+    game = played(registry, seed)
     assert game.over
     assert game.decision is None
     with pytest.raises(IllegalAnswer, match="the game is over"):

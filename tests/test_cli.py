@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import functools
 import io
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -34,19 +35,99 @@ def test_cards_lists_every_base_card(capsys: pytest.CaptureFixture[str]) -> None
 def test_simulate_prints_wins_per_seat_and_mean_scores(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    args = ["simulate", "--games", "20", "--families", "5", "--seed", "1", "--no-plugins"]
+    seed, games = 1, 20
+    print(f"seed={seed}", file=sys.stderr)  # stdout is what the command prints
+    args = ["simulate", "--games", str(games), "--families", "5", "--seed", str(seed)]
+    args += ["--jobs", "1", "--no-plugins"]
     assert main(args) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "20 games, 5 families, sets base, seeds 1 to 20"
+    assert lines[0] == "20 games, 5 families, sets base, seeds 1 to 20, 1 process"
     assert lines[1].startswith("cards: archer, soldier, spy, heir")
-    assert lines[2].split() == ["seat", "family", "wins", "shared", "win", "%", "mean", "score"]
-    seats = [line.split() for line in lines[3:8]]
+    assert lines[2] == "variants: ambush_own_elimination=first_edition"
+    assert lines[3].split() == [
+        "seat",
+        "family",
+        "bot",
+        "wins",
+        "shared",
+        "win",
+        "%",
+        "mean",
+        "score",
+    ]
+    seats = [line.split() for line in lines[4:9]]
+    assert [row[0] for row in seats] == ["1", "2", "3", "4", "5"]
     assert [row[1] for row in seats] == ["red", "blue", "green", "yellow", "black"]
-    outright = sum(int(row[2]) for row in seats)
-    assert 0 < outright <= 20
-    assert "games/s" in lines[8]
+    assert {row[2] for row in seats} == {"random"}
+    outright = sum(int(row[3]) for row in seats)
+    shared = sum(int(row[4]) for row in seats)
+    # Every game has one outright winner or at least two sharing the win (RULINGS G6).
+    assert 0 < outright <= games
+    assert outright + shared >= games
+    assert shared != 1
+    for row in seats:
+        assert row[5] == f"{100 * int(row[3]) / games:.1f}%"
+    assert "shared win" in lines[9]
+    assert "games/s" in lines[10]
     assert main(args) == 0
-    assert capsys.readouterr().out.splitlines()[:8] == lines[:8]  # same seed, same results
+    assert capsys.readouterr().out.splitlines()[:10] == lines[:10]  # same seed, same results
+
+
+def simulated(capsys: pytest.CaptureFixture[str], *args: str) -> list[str]:
+    assert main(["simulate", *args, "--progress", "never", "--no-plugins"]) == 0
+    return capsys.readouterr().out.splitlines()
+
+
+def test_simulate_totals_do_not_depend_on_the_number_of_processes(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    seed = 40
+    print(f"seed={seed}", file=sys.stderr)  # stdout is what the command prints
+    common = ("--games", "600", "--seed", str(seed), "--families", "4")
+    # 600 games: more than one share of games, so two processes really share them out.
+    alone = simulated(capsys, *common, "--jobs", "1")
+    two = simulated(capsys, *common, "--jobs", "2")
+    assert alone[0] == "600 games, 4 families, sets base, seeds 40 to 639, 1 process"
+    assert two[0] == "600 games, 4 families, sets base, seeds 40 to 639, 2 processes"
+    assert alone[1:3] == two[1:3]  # the cards and the variants
+    assert alone[3] == two[3]
+    assert alone[3].startswith("seat")
+    seats = alone[4:8]
+    assert [line.split()[1] for line in seats] == ["red", "blue", "green", "yellow"]
+    assert two[4:8] == seats
+    assert 0 < sum(int(line.split()[3]) for line in seats) <= 600
+
+
+def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
+    seed, games = 7, 30
+    print(f"seed={seed}", file=sys.stderr)  # stdout is what the command prints
+    out = simulated(capsys, "--games", str(games), "--seed", str(seed), "--jobs", "1", "--json")
+    data = json.loads("\n".join(out))
+    assert data["games"] == games
+    assert data["seeds"] == [seed, seed + games - 1]
+    seats = data["seats"]
+    assert [s["family"] for s in seats] == ["red", "blue", "green"]
+    assert [s["bot"] for s in seats] == ["random"] * 3
+    for s in seats:
+        assert s["games"] == games
+        assert s["win_rate"] == pytest.approx(s["wins"] / games)
+    assert set(data["bots"]) == {"random"}
+    random_bot = data["bots"]["random"]
+    assert set(random_bot) == {"seat_games", "wins", "shared_wins", "win_rate", "mean_score"}
+    # The random bot played every seat: its totals are the seats' sums.
+    assert random_bot["seat_games"] == 3 * games
+    assert random_bot["wins"] == sum(s["wins"] for s in seats)
+    assert random_bot["shared_wins"] == sum(s["shared_wins"] for s in seats)
+    assert random_bot["win_rate"] == pytest.approx(random_bot["wins"] / (3 * games))
+    mean = sum(s["mean_score"] for s in seats) / 3
+    assert random_bot["mean_score"] == pytest.approx(mean)
+    assert data["rates"]["games_per_second"] > 0
+    assert data["rates"]["decisions_per_second"] > data["rates"]["games_per_second"]
+    assert data["variants"] == {"ambush_own_elimination": "first_edition"}
+    # The same run as text shows the same seats.
+    text = simulated(capsys, "--games", str(games), "--seed", str(seed), "--jobs", "1")
+    for s, line in zip(seats, text[4:7], strict=True):
+        assert line.split()[1:5] == [s["family"], "random", str(s["wins"]), str(s["shared_wins"])]
 
 
 def test_simulate_with_a_mix_and_with_a_card_list(capsys: pytest.CaptureFixture[str]) -> None:
@@ -81,6 +162,9 @@ def run_cli(argv: list[str]) -> int:
     [
         (["simulate", "--families", "7"], "a game has 3 to 5 families, not 7"),
         (["simulate", "--games", "0"], "must be at least 1, not 0"),
+        (["simulate", "--jobs", "0"], "must be at least 1, not 0"),
+        (["simulate", "--bots", "genius"], "unknown bot 'genius' (known bots: random)"),
+        (["simulate", "--bots", "random,random"], "--bots names 2 bots for 3 seats"),
         (["simulate", "--sets", "nope"], "unknown card set 'nope'"),
         (["simulate", "--variant", "nope=1"], "unknown variant 'nope'"),
         (["simulate", "--variant", "oops"], "expected NAME=VALUE, not 'oops'"),

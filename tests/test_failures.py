@@ -1,5 +1,5 @@
 """Failing well: each way a plugin can be broken gets a message that names it, and
-never corrupts a game."""
+never corrupts a game: every answer is all or nothing, whatever is raised."""
 
 from __future__ import annotations
 
@@ -9,8 +9,22 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, AbilityError, Game, GameConfig, Placement, Registry, hookimpl
+from oriflamme import (
+    Ability,
+    AbilityError,
+    CardId,
+    Effects,
+    Game,
+    GameConfig,
+    Placement,
+    Registry,
+    hookimpl,
+)
 from oriflamme.core.events import Revealed
+from oriflamme.expansions.base.lord import Lord
+from oriflamme.testing import game_at
+
+from .helpers import card_id, hand
 
 
 def fake_distribution(
@@ -67,59 +81,141 @@ def test_a_plugin_that_fails_to_import_is_reported_and_the_others_load(
 class Explodes(Ability):
     """Raises when it acts: a bug in someone's plugin."""
 
-    def activate(self, game: Game, card: str) -> None:
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def activate(self, game: Effects, card: CardId) -> None:
         game.gain(game.owner(card), 5, card)  # a change the failure must take back
-        raise RuntimeError("the jester fell over")
+        raise self.error
 
 
-def test_an_ability_that_raises_leaves_the_game_as_it_was(registry: Registry) -> None:
+def clumsy(ability: Ability) -> Registry:
+    """The built-in sets, and plugin 'clumsy', which replaces the Spy's ability."""
     reg = Registry(entry_points=False)
     reg.register(
-        SimpleNamespace(replace_abilities=hookimpl(lambda variants: {"spy": Explodes()})), "clumsy"
+        SimpleNamespace(replace_abilities=hookimpl(lambda variants: {"spy": ability})), "clumsy"
     )
-    game = Game.new(
-        GameConfig(
-            seed=3,
-            first_player="red",
-            cards=("spy", "heir", "lord", "archer", "soldier", "ambush", "conspiracy"),
-        ),
-        registry=reg,
+    return reg
+
+
+def spies_placed(registry: Registry) -> Game:
+    """A game whose next answer is red revealing its Spy, first in the queue."""
+    seed = 3
+    print(f"seed={seed}")
+    config = GameConfig(
+        seed=seed,
+        first_player="red",
+        cards=("spy", "heir", "lord", "archer", "soldier", "ambush", "conspiracy"),
     )
-    assert game.rules.guarded
+    game = Game.new(config, registry=registry)
     for family in ("red", "blue", "green"):
-        game.answer(Placement(f"{family}.spy", "last"))
+        game.answer(Placement(card_id(game, f"{family}.spy"), "last"))
+    decision = game.decision
+    assert decision is not None
+    assert (decision.family, decision.kind, decision.card) == (
+        "red",
+        "reveal",
+        card_id(game, "red.spy"),
+    )
+    return game
+
+
+def test_an_ability_that_raises_leaves_the_game_as_it_was() -> None:
+    game = spies_placed(clumsy(Explodes(RuntimeError("the jester fell over"))))
+    spy = card_id(game, "red.spy")
     before = game.snapshot()
     with pytest.raises(AbilityError) as error:
         game.answer(True)  # red reveals its Spy, whose ability raises
     assert str(error.value) == (
-        "plugin 'clumsy': the ability of 'spy' (red.spy acting) raised RuntimeError: the "
+        f"plugin 'clumsy': the ability of 'spy' (card {spy} acting) raised RuntimeError: the "
         "jester fell over, answering red's reveal decision with True; the game is as it "
         "was before this answer"
     )
+    assert isinstance(error.value.__cause__, RuntimeError)
     assert game.snapshot() == before
     game.answer(False)  # the game goes on from where it was
-    assert game.tokens["red.spy"] == 1
+    assert game.observe().tokens_on(spy) == 1
 
 
 def test_an_observer_that_raises_leaves_the_game_as_it_was() -> None:
-    def observe(game: Game, event: Revealed) -> None:
+    def observe(game: Effects, event: Revealed) -> None:
         raise KeyError("oops")
 
+    seed = 3
+    print(f"seed={seed}")
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(card_revealed=hookimpl(observe)), "watcher")
-    game = Game.new(GameConfig(seed=3, first_player="red"), registry=reg)
+    game = Game.new(GameConfig(seed=seed, first_player="red"), registry=reg)
     for family in ("red", "blue", "green"):
-        game.answer(Placement(game.hands[family][0], "last"))
+        game.answer(Placement(hand(game, family)[0], "last"))
     before = game.snapshot()
     with pytest.raises(
         AbilityError,
-        match=r"^plugin 'watcher' failed in hook card_revealed "
-        r"\(Revealed\(card='red\..*KeyError: 'oops', answering red's reveal "
+        match=r"^plugin 'watcher' failed observing revealed "
+        r"\(Revealed\(card=\d+, .*\): KeyError: 'oops', answering red's reveal "
         r"decision with True; the game is as it was before this answer$",
     ):
         game.answer(True)
     assert game.snapshot() == before
 
 
-def test_built_in_sets_alone_need_no_guard(registry: Registry) -> None:
-    assert not Game.new(GameConfig(seed=1), registry=registry).rules.guarded
+def test_a_built_in_only_game_takes_an_answer_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every game is all or nothing, built-in sets alone too: here the built-in Lord's
+    # ability raises once it has gained, after the reveal has turned the Lord face up
+    # and paid its tokens, all within the one answer.
+    registry = Registry(entry_points=False)
+    game = game_at(
+        {
+            "round": 2,
+            "phase": "resolution",
+            "queue": [
+                {"card": "red.lord", "tokens": 2},
+                {"card": "red.heir"},
+                {"card": "blue.heir"},
+            ],
+            "hands": {
+                "red": ["red.spy", "red.soldier"],
+                "blue": ["blue.spy", "blue.soldier"],
+                "green": ["green.spy", "green.soldier"],
+            },
+        },
+        registry=registry,
+    )
+    lord = card_id(game, "red.lord")
+    assert game.decision is not None
+    assert (game.decision.kind, game.decision.card) == ("reveal", lord)
+    activate = Lord.activate
+
+    def trips(self: Lord, game: Effects, card: CardId) -> None:
+        activate(self, game, card)
+        raise RuntimeError("the Lord tripped")
+
+    monkeypatch.setattr(Lord, "activate", trips)
+    before = game.snapshot()
+    with pytest.raises(AbilityError) as error:
+        game.answer(True)
+    assert str(error.value) == (
+        f"plugin 'base': the ability of 'lord' (card {lord} acting) raised RuntimeError: "
+        "the Lord tripped, answering red's reveal decision with True; the game is as it "
+        "was before this answer"
+    )
+    assert game.snapshot() == before
+    table = game.observe("blue")
+    assert (table.is_up(lord), table.tokens_on(lord), table.key(lord)) == (False, 2, None)
+    assert table.influence["red"] == 1
+    monkeypatch.undo()
+    game.answer(True)  # the same answer, now whole: 2 tokens, 1, and 1 for the Heir beside it
+    assert game.position().queue[0][0].up
+    assert game.observe("blue").influence["red"] == 1 + 2 + 1 + 1
+
+
+def test_a_keyboard_interrupt_in_an_ability_leaves_the_game_as_it_was() -> None:
+    game = spies_placed(clumsy(Explodes(KeyboardInterrupt())))
+    before = game.snapshot()
+    with pytest.raises(KeyboardInterrupt) as error:
+        game.answer(True)
+    assert type(error.value) is KeyboardInterrupt  # propagated as it is, not wrapped
+    assert game.snapshot() == before
+    assert game.observe().influence["red"] == 1
+    game.answer(False)  # the game goes on from where it was
+    assert game.observe().tokens_on(card_id(game, "red.spy")) == 1

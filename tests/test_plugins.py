@@ -3,16 +3,25 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, ConfigError, Game, GameConfig, PluginError, Registry, hookimpl
+from oriflamme import (
+    Ability,
+    ConfigError,
+    Effects,
+    Game,
+    GameConfig,
+    PluginError,
+    Registry,
+    hookimpl,
+)
 from oriflamme.bots import play_out
 from oriflamme.core import hookspecs
-from oriflamme.core.events import Eliminated, Revealed
+from oriflamme.core.events import Eliminated, Placed, Revealed
 from oriflamme.expansions import base
 
 from .helpers import one_card_set, random_bots
@@ -22,7 +31,7 @@ class Tax:
     """An observer whose effect depends on when it runs: halves the revealer's Influence."""
 
     @hookimpl
-    def card_revealed(self, game: Game, event: Revealed) -> None:
+    def card_revealed(self, game: Effects, event: Revealed) -> None:
         game.lose(event.family, game.influence[event.family] // 2)
 
 
@@ -30,11 +39,11 @@ class Bounty:
     """Another observer: each elimination pays its victim's family 3."""
 
     @hookimpl
-    def card_revealed(self, event: Revealed, game: Game) -> None:
+    def card_revealed(self, event: Revealed, game: Effects) -> None:
         game.gain(event.family, 3)
 
     @hookimpl
-    def card_eliminated(self, event: Eliminated, game: Game) -> None:
+    def card_eliminated(self, event: Eliminated, game: Effects) -> None:
         game.gain(event.owner, 3)
 
 
@@ -63,21 +72,93 @@ def test_registration_order_never_changes_a_game() -> None:
         assert snapshot["influence"] == games[0]["influence"]
 
 
-def test_observers_run_in_plugin_name_order(registry: Registry) -> None:
-    calls: list[str] = []
+def watcher(label: str, calls: list[str], *, order: str | None = None) -> object:
+    """An observer that records ``label`` each time a card is placed; ``order``
+    (``first`` or ``last``) is pluggy's ``tryfirst`` or ``trylast`` marker."""
+    marker = hookimpl(tryfirst=order == "first", trylast=order == "last")
+    return SimpleNamespace(card_placed=marker(lambda event: calls.append(label)))
 
-    def watcher(label: str) -> object:
-        return SimpleNamespace(card_placed=hookimpl(lambda event: calls.append(label)))
 
-    reg = Registry(entry_points=False)
-    reg.register(watcher("zeta"), "zeta")
-    reg.register(watcher("alpha"), "alpha")
-    reg.register(watcher("mid"), "mid")
-    game = Game.new(GameConfig(seed=1), registry=reg)
+def place_one(game: Game) -> Game:
+    """``game`` once its next placement is made (the first option)."""
     decision = game.decision
     assert decision is not None
+    assert decision.kind == "place"
     game.answer(decision.options[0])
+    return game
+
+
+def new(registry: Registry) -> Game:
+    seed = 1
+    print(f"seed={seed}")
+    return Game.new(GameConfig(seed=seed), registry=registry)
+
+
+def test_observers_run_in_plugin_name_order() -> None:
+    calls: list[str] = []
+    reg = Registry(entry_points=False)
+    for name in ("zeta", "alpha", "mid"):
+        reg.register(watcher(name, calls), name)
+    place_one(new(reg))
     assert calls == ["alpha", "mid", "zeta"]
+
+
+def test_pluggy_tryfirst_and_trylast_are_honoured() -> None:
+    calls: list[str] = []
+    reg = Registry(entry_points=False)
+    reg.register(watcher("alpha", calls, order="last"), "alpha")
+    reg.register(watcher("zeta", calls, order="first"), "zeta")
+    reg.register(watcher("mid", calls), "mid")
+    place_one(new(reg))
+    assert calls == ["zeta", "mid", "alpha"]
+
+
+class Wraps:
+    """A hook wrapper around the other observers of a placement."""
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls = calls
+
+    @hookimpl(wrapper=True)
+    def card_placed(self, game: Effects, event: Placed) -> Generator[None, list[None], list[None]]:
+        self.calls.append(f"before, {len(game.queue)} in the queue")
+        results = yield
+        self.calls.append("after")
+        return results
+
+
+def test_a_wrapper_on_an_event_hook_wraps_the_observers() -> None:
+    calls: list[str] = []
+    reg = Registry(entry_points=False)
+    reg.register(watcher("alpha", calls), "alpha")
+    reg.register(Wraps(calls), "wraps")
+    game = place_one(new(reg))
+    assert calls == ["before, 1 in the queue", "alpha", "after"]
+    assert len(game.observe().queue) == 1
+
+
+def test_pluggy_tracing_sees_the_event_hooks() -> None:
+    calls: list[str] = []
+    reg = Registry(entry_points=False)
+    reg.register(watcher("alpha", calls), "alpha")
+    traced: list[str] = []
+    reg.manager.trace.root.setwriter(traced.append)
+    undo = reg.manager.enable_tracing()
+    try:
+        game = place_one(new(reg))
+    finally:
+        undo()
+    assert calls == ["alpha"]
+    placed = [line for line in traced if line.lstrip().startswith("card_placed")]
+    assert placed, traced
+    assert "event: Placed(" in placed[0]
+    # The registry's own calls, collecting what each plugin provides, are traced too.
+    assert any(line.lstrip().startswith("register_abilities") for line in traced)
+    # Once tracing is undone, the next placement is not traced.
+    seen = len(traced)
+    place_one(game)
+    assert calls == ["alpha", "alpha"]
+    assert len(traced) == seen
 
 
 def test_a_card_set_provided_twice_is_an_error() -> None:
@@ -111,8 +192,7 @@ def test_a_plugin_that_raises_in_a_hook_is_left_out_and_named() -> None:
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_abilities=hookimpl(broken)), "broken")
     assert reg.problems == [
-        "plugin 'broken' was left out: plugin 'broken' failed in hook register_abilities: "
-        "RuntimeError: boom"
+        "plugin 'broken' was left out: failed in hook register_abilities: RuntimeError: boom"
     ]
     assert "broken" not in {p.name for p in reg.plugins}
     assert "heir" in reg.abilities  # the other plugins still load
@@ -123,7 +203,7 @@ def test_malformed_card_yaml_names_the_plugin_the_file_and_the_line(tmp_path: Pa
     reg = Registry(entry_points=False)
     reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [bad])), "imps")
     assert reg.problems == [
-        f"plugin 'imps' was left out: plugin 'imps': {bad}:6: card 'imp': type 'goblin' "
+        f"plugin 'imps' was left out: {bad}:6: card 'imp': type 'goblin' "
         "is not one of: character, intrigue"
     ]
     with pytest.raises(ConfigError, match=r"unknown card set 'bad' .*plugin 'imps' was left"):

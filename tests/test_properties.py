@@ -1,141 +1,240 @@
-"""Property tests: seeded random playouts, hundreds of games for each family count.
+"""Property tests: seeded random playouts of 3, 4 and 5 families, for the base set,
+Ablaze, and card lists drawn from both.
 
-Checked at every step: every offered answer is legal and applies without error;
-every card is in exactly one place; Influence is never negative; tokens lie only on
-face-down cards in the queue and Bribery tokens only on face-up ones; a refused
-answer changes nothing; no view shows another family's hidden card. Checked per
-game: it ends after round 6 with one card left in each hand; the same seed gives
-the same game; a saved and reloaded game plays on identically.
+At every step: every card is in exactly one place, Influence is never negative,
+tokens lie only on face-down cards in the queue and Bribery tokens only on face-up
+ones, and every offered answer is legal and applies. At random steps of every game,
+answers of the wrong shape or type, or from another family, are refused and change
+nothing. Per game: it ends after round 6 with one card in each hand and winners that
+hold the top score; the same seed gives the same game; a save reloaded mid-game
+equals the game and plays on identically.
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import random
+from collections import Counter
+from typing import cast
 
 import pytest
 
-from oriflamme import Game, IllegalAnswer, Placement, Registry
-from oriflamme.bots import RandomBot, play_out
+from oriflamme import Decision, Game, IllegalAnswer, Placement, Placements, Registry
+from oriflamme.bots import play_out
 
-from .helpers import all_cards, new_game, random_bots
-from .test_views import hidden_from
+from .helpers import new_game, random_bots
 
-GAMES = 200  # per family count and kind of game
-# The three kinds of game: the base set, Ablaze, and a mix drawn from both.
+#: The three kinds of game: the base set, Ablaze, and 10 card types drawn from both.
 KINDS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
+FAMILIES = (3, 4, 5)
+GAMES = 30  # per family count and kind of game: 270 games for each property
+#: Every game asks at least 18 placements: the first refusal check comes before that.
+FIRST_REFUSAL_BEFORE = 18
 
 
-def illegal_answers(game: Game) -> list[object]:
-    """Answers the pending decision must refuse, of the right shape and of the wrong one."""
-    decision = game.decision
-    assert decision is not None
-    answers: list[object] = ["nonsense", None, 3.5]
-    if decision.kind == "place":
-        outsider = next(c for c in game.key_of if c not in game.hands[decision.family])
+def seeds(families: int, kind: str, count: int) -> range:
+    """``count`` seeds of their own for each family count and kind of game."""
+    start = 100_000 * families + 10_000 * list(KINDS).index(kind)
+    return range(start, start + count)
+
+
+def check_table(game: Game, labels: list[str], where: str) -> None:
+    """The invariants of every position, read from the referee's and a spectator's view."""
+    position = game.position()
+    cards = position.cards()
+    assert sorted(cards) == labels, f"{where}: {Counter(cards) - Counter(labels)} extra"
+    assert min(position.influence.values()) >= 0, f"{where}: {position.influence}"
+    ids = position.ids
+    face_up: set[int] = set()
+    face_down: set[int] = set()
+    for stack in position.queue:
+        for entry in stack:
+            (face_up if entry.up else face_down).add(ids[entry.card])
+            assert entry.tokens >= 0, f"{where}: {entry}"
+            assert not (entry.tokens and entry.up), f"{where}: tokens on face-up {entry}"
+            assert entry.owner is None or entry.up, f"{where}: Bribery on face-down {entry}"
+            assert entry.owner is None or entry.owner in game.families, f"{where}: {entry}"
+    spectator = game.observe(None)
+    assert set(spectator.tokens) <= face_down, f"{where}: tokens off the queue's face-down cards"
+    assert all(count > 0 for count in spectator.tokens.values()), f"{where}: {spectator.tokens}"
+    assert set(spectator.bribes) <= face_up, f"{where}: Bribery tokens off face-up cards"
+    up = {card for card in range(len(spectator.colours)) if spectator.is_up(card)}
+    assert up == face_up, f"{where}: face-up cards outside the queue"
+
+
+def check_options(game: Game, decision: Decision, where: str) -> None:
+    """Every offered answer is legal, and applies (to a clone) without error."""
+    for option in decision.options:
+        assert game.legal(option), f"{where}: offered answer {option!r} is not legal"
+        game.clone().answer(option)
+
+
+def placement(card: object, at: object) -> Placement:
+    """A placement of anything: wrong types included, on purpose."""
+    return Placement(cast(int, card), cast("str | int", at))
+
+
+def wrong_answers(game: Game, decision: Decision) -> list[object]:
+    """Answers the pending decision must refuse: wrong shapes, wrong types, wrong values."""
+    length = len(game.observe(None).queue)
+    answers: list[object] = [None, 3.5, "nonsense", (), [0, 1, 2], {"card": 0, "where": "last"}]
+    options = decision.options
+    if isinstance(options, Placements):
+        card = options.cards[0]
+        outsider = next(c for c in range(len(game.observe(None).colours)) if c not in options.cards)
         answers += [
-            Placement(outsider, "first"),
-            Placement(game.hands[decision.family][0], len(game.queue) + 3),
+            Placement(outsider, "first"),  # a card not in hand
+            [outsider, "last"],
+            {"card": outsider, "at": "first"},
+            Placement(card, length),  # a position past the end
+            Placement(card, length + 2),
+            [card, length],
+            Placement(card, -1),
+            Placement(card, "middle"),
+            [card],  # JSON lists and dicts of the wrong shape
+            [card, "first", "last"],
+            {"card": card},
+            {"card": card, "at": "first", "face": "up"},
+            placement(str(card), "first"),
+            placement(float(card), "first"),  # a float or a bool card
+            [float(card), "first"],
+            {"card": float(card), "at": "first"},
         ]
-    elif decision.kind in ("target", "move"):
-        answers += [-1, len(game.queue) + 5, True]
+        if card in (0, 1):
+            answers.append(Placement(bool(card), "first"))
+        for spot in range(length):
+            if spot not in options.ats:  # stacking on another family's card, or in round 1
+                answers.append(Placement(card, spot))
+        # A float or a bool ``at``, equal to a spot the family may stack on if it has one.
+        answers += [Placement(card, True), Placement(card, False), [card, True], [card, False]]
+        for spot in [at for at in options.ats if isinstance(at, int)] or [0]:
+            answers += [placement(card, float(spot)), [card, float(spot)]]
     elif decision.kind == "reveal":
-        answers += [1, 0, "true"]
-    elif decision.kind == "twin":
-        answers += ["middle", len(game.queue) + 2]
+        answers += [1, 0, "true", [True], {"reveal": True}]
     elif decision.kind == "choose":
-        answers += ["maybe", 1]
+        answers += ["maybe", 1, True, [options[0]], str(options[0]).upper()]
+    else:  # target, move, twin: a queue index (a twin also an end)
+        numbers = [o for o in options if isinstance(o, int)]
+        answers += [True, False, -1, length + 5, "middle", [options[0]]]
+        answers += [float(n) for n in numbers] + [str(n) for n in numbers]
+        answers += [n for n in range(-1, length + 2) if n not in options]
     return answers
 
 
-def check_step(game: Game, everyone: list[str], rng: random.Random, seed: int) -> None:
-    where = f"seed {seed}, round {game.round}"
-    cards = all_cards(game)
-    assert sorted(cards) == everyone, f"{where}: a card is missing or in two places"
-    assert min(game.influence.values()) >= 0, f"{where}: negative Influence"
-    in_queue = {card for stack in game.queue for card in stack}
-    tokened = set(game.tokens)
-    assert tokened <= in_queue - game.up, f"{where}: tokens on {tokened - (in_queue - game.up)}"
-    assert game.up <= in_queue, f"{where}: face-up cards outside the queue"
-    bribed = set(game.bribes)
-    assert bribed <= game.up, f"{where}: Bribery tokens on {bribed - game.up}"
-    decision = game.decision
-    if decision is None:
-        return
-    for option in decision.options:  # every offered answer is legal and applies
-        assert game.legal(option), f"{where}: offered answer {option!r} is refused"
-        game.clone().answer(option)
-    if rng.random() < 0.2:  # a refused answer changes nothing
-        before = game.snapshot()
-        for answer in illegal_answers(game):
-            with pytest.raises(IllegalAnswer):
-                game.answer(answer)
-        assert game.snapshot() == before, f"{where}: a refused answer changed the game"
-    if rng.random() < 0.1:  # no view shows another family's hidden card
-        for family in game.families:
-            text = json.dumps(game.view(family).to_dict())
-            leaked = [c for c in hidden_from(game, family) if f'"{c}"' in text]
-            assert not leaked, f"{where}: {family}'s view shows {leaked}"
+def check_refusals(game: Game, decision: Decision, where: str) -> int:
+    """Every wrong answer is refused and changes nothing; the number of answers tried."""
+    before = game.snapshot()
+    tried = 0
+    for answer in wrong_answers(game, decision):
+        assert not game.legal(answer), f"{where}: {answer!r} is legal for a {decision.kind}"
+        try:
+            game.answer(answer)
+        except IllegalAnswer:
+            tried += 1
+        else:
+            pytest.fail(f"{where}: {answer!r} was accepted for a {decision.kind} decision")
+    for other in game.families:
+        if other != decision.family:
+            with pytest.raises(IllegalAnswer, match=f"not {other}'s"):
+                game.answer(decision.options[0], family=other)
+            tried += 1
+    count = len(decision.options)
+    for number in (-1, count, count + 3, 1.0, True, "0", None):
+        with pytest.raises(IllegalAnswer, match="does not exist"):
+            game.answer_option(number)  # type: ignore[arg-type]
+        tried += 1
+    assert game.snapshot() == before, f"{where}: a refused answer changed the game"
+    return tried
 
 
-def _check_after(
-    game: Game, _answer: object, *, everyone: list[str], rng: random.Random, seed: int
-) -> None:
-    check_step(game, everyone, rng, seed)
+def check_end(game: Game, where: str) -> None:
+    """Over after round 6, one card left in each hand, winners by RULINGS G6."""
+    assert game.over, where
+    assert (game.round, game.phase, game.decision) == (6, "end", None), where
+    position = game.position()
+    assert all(len(hand) == 1 for hand in position.hands.values()), f"{where}: {position.hands}"
+    scores = game.scores
+    top = max(scores.values())
+    tied = [f for f in game.families if scores[f] == top]
+    in_queue = Counter(
+        entry.owner or entry.card.split(".")[0] for stack in position.queue for entry in stack
+    )
+    most = max(in_queue[f] for f in tied)
+    assert game.winners, where
+    assert game.winners == tuple(f for f in tied if in_queue[f] == most), f"{where}: {scores}"
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("families", [3, 4, 5])
+@pytest.mark.parametrize("families", FAMILIES)
 def test_random_playouts_keep_every_invariant(registry: Registry, families: int, kind: str) -> None:
-    base_seed = 1000 * families
-    print(f"{kind}: seeds {base_seed} to {base_seed + GAMES - 1}")
-    for seed in range(base_seed, base_seed + GAMES):
+    chosen = seeds(families, kind, GAMES)
+    print(f"{families} families, {kind}: seeds {chosen.start} to {chosen.stop - 1}")
+    refused = 0
+    for seed in chosen:
         game = new_game(registry, seed, families, sets=KINDS[kind])
-        everyone = sorted(all_cards(game))
+        labels = sorted(game.position().cards())
+        assert len(set(labels)) == len(labels), f"seed {seed}: two cards share a label"
         rng = random.Random(seed)
-        check_step(game, everyone, rng, seed)
-        play_out(
-            game,
-            random_bots(game, seed),
-            on_answer=functools.partial(_check_after, everyone=everyone, rng=rng, seed=seed),
-        )
-        assert game.over, f"seed {seed}"
-        assert game.round == 6, f"seed {seed}"
-        assert all(len(hand) == 1 for hand in game.hands.values()), f"seed {seed}"
-        assert game.winners, f"seed {seed}"
+        first_refusal = rng.randrange(FIRST_REFUSAL_BEFORE)
+        bots = random_bots(game, seed)
+        step = 0
+        checked = 0
+        while (decision := game.decision) is not None:
+            where = f"seed {seed}, step {step}, round {game.round}"
+            check_table(game, labels, where)
+            check_options(game, decision, where)
+            if step == first_refusal or rng.random() < 0.05:
+                refused += check_refusals(game, decision, where)
+                checked += 1
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+            step += 1
+        assert checked, f"seed {seed}: no refusal was tried"
+        check_table(game, labels, f"seed {seed}, at the end")
+        check_end(game, f"seed {seed}")
+    print(f"{refused} wrong answers refused")
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("families", [3, 4, 5])
+@pytest.mark.parametrize("families", FAMILIES)
 def test_the_same_seed_gives_the_same_game(registry: Registry, families: int, kind: str) -> None:
-    for seed in range(50):
-        print(f"{kind}: seed={seed}")
+    chosen = seeds(families, kind, GAMES)
+    print(f"{families} families, {kind}: seeds {chosen.start} to {chosen.stop - 1}")
+    finals = set()
+    for seed in chosen:
         first = new_game(registry, seed, families, sets=KINDS[kind])
         second = new_game(registry, seed, families, sets=KINDS[kind])
+        assert first == second, f"seed {seed}: dealt differently"
         play_out(first, random_bots(first, seed))
         play_out(second, random_bots(second, seed))
-        assert first == second, f"seed {seed}"
+        assert first == second, f"seed {seed}: played differently"
+        assert first.events == second.events, f"seed {seed}"
+        finals.add(repr(first.events))
+    assert len(finals) == len(chosen), "two seeds played the same game"
 
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("families", [3, 4, 5])
-def test_a_reloaded_game_continues_identically(
+@pytest.mark.parametrize("families", FAMILIES)
+def test_a_game_reloaded_mid_game_plays_on_identically(
     registry: Registry, families: int, kind: str
 ) -> None:
-    for seed in range(100):
-        print(f"{kind}: seed={seed}")
+    chosen = seeds(families, kind, GAMES)
+    print(f"{families} families, {kind}: seeds {chosen.start} to {chosen.stop - 1}")
+    for seed in chosen:
         game = new_game(registry, seed, families, sets=KINDS[kind])
-        rng = random.Random(seed)
-        stop = rng.randrange(10, 60)
         bots = random_bots(game, seed)
+        stop = random.Random(seed).randrange(1, 80)
         for _ in range(stop):
             decision = game.decision
             if decision is None:
                 break
-            game.answer(bots[decision.family].choose(game.view(decision.family), decision))
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+        where = f"seed {seed}, stopped after {stop} answers"
         copy = Game.from_json(game.to_json(), registry=registry)
-        assert copy == game, f"seed {seed}"
-        play_out(game, {f: RandomBot(seed + i) for i, f in enumerate(game.families)})
-        play_out(copy, {f: RandomBot(seed + i) for i, f in enumerate(copy.families)})
-        assert copy == game, f"seed {seed}: the reloaded game played differently"
+        assert copy == game, where
+        assert copy.decision == game.decision, where
+        assert copy.events == game.events, where
+        for family in (None, *game.families):
+            assert copy.observe(family) == game.observe(family), f"{where}: {family}"
+        play_out(game, random_bots(game, seed + 1))
+        play_out(copy, random_bots(copy, seed + 1))
+        assert copy == game, f"{where}: the reloaded game played on differently"
+        assert copy.winners == game.winners, where

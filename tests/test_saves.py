@@ -10,7 +10,7 @@ import pytest
 from oriflamme import Game, Registry, SaveError, Variant, hookimpl
 from oriflamme.bots import RandomBot, play_out
 
-from .helpers import new_game, random_bots
+from .helpers import label, new_game, random_bots
 
 
 def test_a_saved_game_loads_back_identical_at_every_step(registry: Registry) -> None:
@@ -39,7 +39,7 @@ def test_a_reloaded_game_plays_on_like_the_original(registry: Registry) -> None:
         for _ in range(seed + 10):
             decision = game.decision
             assert decision is not None
-            game.answer(bots[decision.family].choose(game.view(decision.family), decision))
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
         copy = Game.from_json(game.to_json(), registry=registry)
         tail = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
         tail_copy = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
@@ -64,6 +64,11 @@ def test_a_clone_is_independent(registry: Registry) -> None:
         (lambda d: "not json", "not a saved game: line 1"),
         (lambda d: json.dumps({"x": 1}), "the 'format' field is missing or wrong"),
         (lambda d: json.dumps({**d, "version": 99}), "saved game version 99 is not supported"),
+        (
+            lambda d: json.dumps({**d, "version": 1}),
+            r"version 1 is not supported \(this engine reads version 2\)",
+        ),
+        (lambda d: json.dumps({**d, "identity": [["red", "unicorn"]]}), "card 'unicorn'"),
         (lambda d: json.dumps({**d, "queue": 5}), "the saved game is damaged"),
         (
             lambda d: json.dumps({**d, "rules": {**d["rules"], "sets": ["gone"]}}),
@@ -108,7 +113,66 @@ def test_a_save_names_its_plugins_and_a_missing_or_other_one_is_refused() -> Non
     ):
         Game.from_json(text, registry=house_registry("2.0"))
     loaded = Game.from_json(text, registry=house_registry("2.0"), allow_other_versions=True)
-    assert loaded.variant("loud") is True
+    assert loaded.rules.variants["loud"] is True
     # A plugin the game does not use is not recorded: a base game saves only base.
     plain = new_game(house_registry("1.0"), 5)
     assert [p[0] for p in plain.snapshot()["rules"]["plugins"]] == ["base"]
+
+
+def test_a_save_is_version_2_and_names_every_card_id(registry: Registry) -> None:
+    seed = 17
+    print(f"seed={seed}")
+    game = new_game(registry, seed, 4, sets=("ablaze",))
+    data = game.snapshot()
+    assert (data["format"], data["version"]) == ("oriflamme-save", 2)
+    # The identity gives each id its colour and key, from which its label is made.
+    assert len(data["identity"]) == 4 * len(game.cards)
+    for card, (colour, key) in enumerate(data["identity"]):
+        assert label(game, card).split(".")[:2] == [colour, key]
+    loaded = Game.from_json(game.to_json(), registry=registry)
+    assert loaded.position() == game.position()
+    assert loaded.position().ids == game.position().ids
+
+
+def at_a_target_decision(registry: Registry) -> tuple[Game, int]:
+    """The first game (by seed, from 0) that random bots bring to a target decision."""
+    for seed in range(50):
+        print(f"seed={seed}")
+        game = new_game(registry, seed)
+        bots = random_bots(game, seed)
+        decision = game.decision
+        while decision is not None and decision.kind != "target":
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+            decision = game.decision
+        if decision is not None:
+            return game, seed
+    raise AssertionError("no seed from 0 to 49 reached a target decision")
+
+
+@pytest.mark.parametrize(
+    ("field", "continuation", "message"),
+    [
+        (
+            "resume",
+            [None, "gain", 0, ["red", 1000]],
+            "continues with 'gain', not a step of the engine",
+        ),
+        (
+            "resume",
+            ["archer", "__init__", 0, []],
+            "continues with archer.__init__, which is not a method of a registered ability",
+        ),
+        ("tasks", [[None, "gain", 0, ["red", 1000]]], "'gain', not a step of the engine"),
+        ("tasks", [["archer", "_hidden", 0, []]], "archer._hidden, which is not a method"),
+    ],
+)
+def test_a_continuation_that_is_not_an_ability_method_or_an_engine_step_is_refused(
+    registry: Registry, field: str, continuation: object, message: str
+) -> None:
+    game, seed = at_a_target_decision(registry)
+    data = game.snapshot()
+    assert data["resume"] is not None
+    assert Game.from_json(json.dumps(data), registry=registry) == game, f"seed {seed}"
+    with pytest.raises(SaveError) as error:
+        Game.from_json(json.dumps({**data, field: continuation}), registry=registry)
+    assert message in str(error.value)

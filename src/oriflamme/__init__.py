@@ -12,7 +12,9 @@ The public API lives here; everything else is implementation.
 from .core.ability import Ability
 from .core.cardsets import CardDef, CardSet, CardType
 from .core.config import GameConfig
-from .core.decisions import Answer, Decision, Placement
+from .core.decisions import Answer, Decision, Placement, Placements
+from .core.determinise import DeterminiseError
+from .core.effects import Effects
 from .core.errors import (
     AbilityError,
     CardDataError,
@@ -26,9 +28,12 @@ from .core.errors import (
 from .core.events import Event
 from .core.game import Game
 from .core.hookspecs import hookimpl, hookspec
+from .core.identity import CardId
+from .core.kinds import DecisionKind, Words
+from .core.observation import Observation
 from .core.plugins import Registry
+from .core.position import Position, QueueCard
 from .core.variants import Variant
-from .core.views import CardView, View
 
 __all__ = [
     "Ability",
@@ -36,23 +41,30 @@ __all__ = [
     "Answer",
     "CardDataError",
     "CardDef",
+    "CardId",
     "CardSet",
     "CardType",
-    "CardView",
     "ConfigError",
     "Decision",
+    "DecisionKind",
+    "DeterminiseError",
+    "Effects",
     "Event",
     "Game",
     "GameConfig",
     "IllegalAnswer",
+    "Observation",
     "OriflammeError",
     "Placement",
+    "Placements",
     "PluginError",
+    "Position",
     "PositionError",
+    "QueueCard",
     "Registry",
     "SaveError",
     "Variant",
-    "View",
+    "Words",
     "hookimpl",
     "hookspec",
 ]

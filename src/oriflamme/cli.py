@@ -141,6 +141,22 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="progress bar on stderr (default: when it is a terminal)",
     )
+    simulate.add_argument(
+        "--jobs",
+        type=_positive,
+        default=None,
+        help="processes to play in (default: every core); the totals do not depend on it",
+    )
+    simulate.add_argument(
+        "--bots",
+        type=_sets,
+        default=("random",),
+        metavar="KIND[,KIND...]",
+        help="the bot of each seat, or one for every seat (default random)",
+    )
+    simulate.add_argument(
+        "--json", action="store_true", help="print the summary as JSON instead of text"
+    )
 
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
     conformance.add_argument(

@@ -1,20 +1,35 @@
-"""``oriflamme simulate``: bots play many games; wins per seat and mean scores."""
+"""``oriflamme simulate``: bots play many games; wins per seat and per bot, mean scores.
+
+Game ``i`` is dealt from seed ``S + i``, and its bots draw from the same generator, so
+every game is reproducible on its own. Games are shared out among ``--jobs`` processes
+(default: every core); the totals are sums over games, so they are the same whatever
+the number of processes.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+import multiprocessing
+import os
+import random
 import sys
 import time
-from collections.abc import Callable
-from typing import TextIO
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TextIO
 
 import attrs
 
-from .bots import play_out, random_bots
+from .bots import Bot, RandomBot, play_out
 from .choices import describe_cards, game_config
 from .core.config import GameConfig
+from .core.errors import ConfigError
 from .core.game import Game
 from .core.plugins import Registry
+
+#: The bot kinds simulate knows, by name.
+BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot}
+_CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
 
 
 @attrs.define
@@ -22,6 +37,7 @@ class Summary:
     """The results of a run of games, per seat (seat 1 is the first family)."""
 
     families: tuple[str, ...]
+    bots: tuple[str, ...]  # the bot kind in each seat
     games: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -31,62 +47,163 @@ class Summary:
 
     def __attrs_post_init__(self) -> None:
         seats = len(self.families)
-        self.wins = [0] * seats
-        self.shared = [0] * seats
-        self.score_total = [0] * seats
+        self.wins = self.wins or [0] * seats
+        self.shared = self.shared or [0] * seats
+        self.score_total = self.score_total or [0] * seats
 
     def add(self, game: Game, decisions: int) -> None:
         self.games += 1
         self.decisions += decisions
         winners = game.winners
+        scores = game.scores
         for seat, family in enumerate(self.families):
-            self.score_total[seat] += game.influence[family]
+            self.score_total[seat] += scores[family]
             if family in winners:
                 if len(winners) == 1:
                     self.wins[seat] += 1
                 else:
                     self.shared[seat] += 1
 
+    def merge(self, other: Summary) -> None:
+        self.games += other.games
+        self.decisions += other.decisions
+        for seat in range(len(self.families)):
+            self.wins[seat] += other.wins[seat]
+            self.shared[seat] += other.shared[seat]
+            self.score_total[seat] += other.score_total[seat]
+
+    def seats(self) -> list[dict[str, Any]]:
+        games = max(self.games, 1)
+        return [
+            {
+                "seat": seat + 1,
+                "family": family,
+                "bot": self.bots[seat],
+                "games": self.games,
+                "wins": self.wins[seat],
+                "shared_wins": self.shared[seat],
+                "win_rate": self.wins[seat] / games,
+                "mean_score": self.score_total[seat] / games,
+            }
+            for seat, family in enumerate(self.families)
+        ]
+
+    def by_bot(self) -> dict[str, dict[str, Any]]:
+        """The same totals per bot kind, over every seat that kind played: ``seat_games``
+        counts one per game and seat, so rates are per seat played."""
+        found: dict[str, dict[str, Any]] = {}
+        for seat, kind in enumerate(self.bots):
+            row = found.setdefault(kind, {"seat_games": 0, "wins": 0, "shared_wins": 0, "score": 0})
+            row["seat_games"] += self.games
+            row["wins"] += self.wins[seat]
+            row["shared_wins"] += self.shared[seat]
+            row["score"] += self.score_total[seat]
+        for row in found.values():
+            games = max(row["seat_games"], 1)
+            row["win_rate"] = row["wins"] / games
+            row["mean_score"] = row.pop("score") / games
+        return found
+
+    def rates(self) -> dict[str, float]:
+        seconds = self.seconds or float("nan")
+        return {
+            "seconds": self.seconds,
+            "games_per_second": self.games / seconds,
+            "decisions_per_second": self.decisions / seconds,
+        }
+
     def table(self) -> str:
         lines = [
-            f"{'seat':<5} {'family':<8} {'wins':>7} {'shared':>7} {'win %':>7} {'mean score':>11}"
+            f"{'seat':<5} {'family':<8} {'bot':<8} {'wins':>7} {'shared':>7} {'win %':>7} "
+            f"{'mean score':>11}"
         ]
-        for seat, family in enumerate(self.families):
-            games = max(self.games, 1)
+        for row in self.seats():
             lines.append(
-                f"{seat + 1:<5} {family:<8} {self.wins[seat]:>7} "
-                f"{self.shared[seat]:>7} {100 * self.wins[seat] / games:>6.1f}% "
-                f"{self.score_total[seat] / games:>11.2f}"
+                f"{row['seat']:<5} {row['family']:<8} {row['bot']:<8} {row['wins']:>7} "
+                f"{row['shared_wins']:>7} {100 * row['win_rate']:>6.1f}% {row['mean_score']:>11.2f}"
             )
+        lines.append("wins are outright wins; a shared win (a tie, RULINGS G6) counts apart")
         return "\n".join(lines)
+
+
+def play_games(
+    config: GameConfig, seeds: range, registry: Registry, bots: Sequence[str]
+) -> Summary:
+    """Play one game per seed in ``seeds``, in this process."""
+    summary = Summary(config.families, tuple(bots))
+    makers = [BOTS[kind] for kind in bots]
+    for seed in seeds:
+        # One generator per game deals it and then drives its bots.
+        rng = random.Random(seed)
+        game = Game.new(attrs.evolve(config, seed=seed), registry=registry, record=False, rng=rng)
+        players = {family: make(rng) for family, make in zip(config.families, makers, strict=True)}
+        summary.add(game, play_out(game, players))
+    return summary
+
+
+# What a worker process plays with: set in the parent before the pool forks.
+_JOB: tuple[GameConfig, Registry, tuple[str, ...]] | None = None
+
+
+def _play_chunk(seeds: range) -> Summary:
+    assert _JOB is not None
+    config, registry, bots = _JOB
+    return play_games(config, seeds, registry, bots)
+
+
+def _chunks(first: int, games: int) -> Iterator[range]:
+    for start in range(first, first + games, _CHUNK):
+        yield range(start, min(start + _CHUNK, first + games))
 
 
 def simulate(
     config: GameConfig,
     games: int,
     registry: Registry,
+    *,
+    jobs: int = 1,
+    bots: Sequence[str] = (),
     progress: Callable[[int], None] | None = None,
 ) -> Summary:
-    """Play ``games`` random-bot games; game ``i`` is dealt from ``config.seed + i``."""
-    summary = Summary(config.families)
+    """Play ``games`` games; game ``i`` is dealt from ``config.seed + i``.
+
+    ``jobs`` processes share the games out (1: this process); the totals do not
+    depend on it. ``bots`` names the bot kind of each seat (default: random).
+    """
+    global _JOB  # noqa: PLW0603 - handed to the forked workers
+    kinds = tuple(bots) or ("random",) * len(config.families)
+    summary = Summary(config.families, kinds)
     start = time.perf_counter()
-    for number in range(games):
-        seed = config.seed + number
-        game = Game.new(attrs.evolve(config, seed=seed), registry=registry)
-        bots = random_bots(config.families, seed)
-        summary.add(game, play_out(game, bots))
-        if progress is not None:
-            progress(number + 1)
+    done = 0
+    if jobs <= 1 or games <= _CHUNK or "fork" not in multiprocessing.get_all_start_methods():
+        for seeds in _chunks(config.seed, games):
+            summary.merge(play_games(config, seeds, registry, kinds))
+            done += len(seeds)
+            if progress is not None:
+                progress(done)
+    else:
+        _JOB = (config, registry, kinds)
+        try:
+            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+                for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games)):
+                    summary.merge(part)
+                    done += part.games
+                    if progress is not None:
+                        progress(done)
+        finally:
+            _JOB = None
     summary.seconds = time.perf_counter() - start
     return summary
 
 
 def progress_bar(total: int, stream: TextIO) -> Callable[[int], None]:
     step = max(1, total // 100)
+    shown = [0]
 
     def show(done: int) -> None:
-        if done % step and done != total:
+        if done - shown[0] < step and done != total:
             return
+        shown[0] = done
         filled = 30 * done // total
         stream.write(f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{total} games")
         if done == total:
@@ -102,18 +219,62 @@ def simulate_command(
     out = out if out is not None else sys.stdout
     config = game_config(args, registry, args.seed)
     # One game up front, so that a bad choice fails before any is played.
-    first = Game.new(config, registry=registry)
+    first = Game.new(config, registry=registry, record=False)
+    kinds = _bot_kinds(args.bots, len(config.families))
     show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
     progress = progress_bar(args.games, sys.stderr) if show else None
-    summary = simulate(config, args.games, registry, progress)
-    rate = summary.games / summary.seconds if summary.seconds else float("inf")
-    per_second = summary.decisions / summary.seconds if summary.seconds else float("inf")
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    summary = simulate(config, args.games, registry, jobs=jobs, bots=kinds, progress=progress)
+    variants = dict(first.rules.variants)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "games": summary.games,
+                    "families": list(config.families),
+                    "sets": list(config.sets),
+                    "cards": describe_cards(config, first.cards),
+                    "variants": variants,
+                    "seeds": [args.seed, args.seed + args.games - 1],
+                    "jobs": jobs,
+                    "seats": summary.seats(),
+                    "bots": summary.by_bot(),
+                    "decisions": summary.decisions,
+                    "rates": summary.rates(),
+                },
+                indent=1,
+            ),
+            file=out,
+        )
+        return 0
+    rates = summary.rates()
     print(
         f"{summary.games} games, {len(config.families)} families, sets "
-        f"{','.join(config.sets)}, seeds {args.seed} to {args.seed + args.games - 1}",
+        f"{','.join(config.sets)}, seeds {args.seed} to {args.seed + args.games - 1}, "
+        f"{jobs} process{'es' * (jobs != 1)}",
         file=out,
     )
-    print(describe_cards(config, first.rules.cards), file=out)
+    print(describe_cards(config, first.cards), file=out)
+    print("variants: " + ", ".join(f"{k}={_text(v)}" for k, v in variants.items()), file=out)
     print(summary.table(), file=out)
-    print(f"{summary.seconds:.2f} s: {rate:,.0f} games/s, {per_second:,.0f} decisions/s", file=out)
+    print(
+        f"{summary.seconds:.2f} s: {rates['games_per_second']:,.0f} games/s, "
+        f"{rates['decisions_per_second']:,.0f} decisions/s",
+        file=out,
+    )
     return 0
+
+
+def _text(value: object) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _bot_kinds(given: Sequence[str], seats: int) -> tuple[str, ...]:
+    for kind in given:
+        if kind not in BOTS:
+            raise ConfigError(f"unknown bot {kind!r} (known bots: {', '.join(sorted(BOTS))})")
+    if len(given) == 1:
+        return tuple(given) * seats
+    if len(given) != seats:
+        raise ConfigError(f"--bots names {len(given)} bots for {seats} seats: name 1 or {seats}")
+    return tuple(given)

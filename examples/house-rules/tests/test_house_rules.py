@@ -29,5 +29,7 @@ def test_a_jester_alone_gains_nothing() -> None:
         sets=["base", "house"],
         plugins=PLUGINS,
     )
-    assert game.influence == {"red": 1, "blue": 1, "green": 1}
+    position = game.position()
+    assert position.influence == {"red": 1, "blue": 1, "green": 1}
+    assert position.queue[0][0].up  # the Jester resolved, face up, and stays
     assert game.round == 3

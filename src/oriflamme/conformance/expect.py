@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.game import Game
+from ..core.position import Position
 from .scenario import ZONES, CardEntry, Scenario
 
 
@@ -32,13 +33,9 @@ def _card_text(entry: CardEntry) -> Any:
     return data
 
 
-def actual_queue(game: Game) -> tuple[tuple[CardEntry, ...], ...]:
+def actual_queue(position: Position) -> tuple[tuple[CardEntry, ...], ...]:
     return tuple(
-        tuple(
-            CardEntry(card, card in game.up, game.tokens.get(card, 0), game.bribes.get(card))
-            for card in stack
-        )
-        for stack in game.queue
+        tuple(CardEntry(c.card, c.up, c.tokens, c.owner) for c in stack) for stack in position.queue
     )
 
 
@@ -51,23 +48,24 @@ def differences(scenario: Scenario, game: Game) -> list[str]:
     """Each expected key that does not hold, as 'key: expected X, actual Y'."""
     expect = scenario.expect
     found: list[str] = []
+    position = game.position()
 
     def differ(key: str, expected: Any, actual: Any) -> None:
         found.append(f"{key}: expected {expected!r}, actual {actual!r}")
 
     if "influence" in expect:
         wanted: Mapping[str, int] = expect["influence"]
-        actual = {f: game.influence[f] for f in wanted}
+        actual = {f: position.influence[f] for f in wanted}
         if actual != dict(wanted):
             differ("influence", dict(wanted), actual)
     if scenario.expect_queue is not None:
-        real = actual_queue(game)
+        real = actual_queue(position)
         if real != scenario.expect_queue:
             differ("queue", describe_queue(scenario.expect_queue), describe_queue(real))
     for zone in ZONES:
         if zone in expect:
             wanted_zone = {f: list(cards or ()) for f, cards in expect[zone].items()}
-            actual_zone = {f: list(game.pile(zone)[f]) for f in wanted_zone}
+            actual_zone = {f: list(position.zone(zone)[f]) for f in wanted_zone}
             # docs/rulings.md P9: zones are compared as collections; order is no rule.
             if any(Counter(wanted_zone[f]) != Counter(actual_zone[f]) for f in wanted_zone):
                 differ(zone, wanted_zone, actual_zone)

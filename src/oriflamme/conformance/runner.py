@@ -16,6 +16,7 @@ from ..core.decisions import Placement
 from ..core.errors import IllegalAnswer, OriflammeError
 from ..core.game import Game
 from ..core.plugins import Registry
+from ..core.position import Position
 from .expect import actual_next, differences
 from .position import build_game
 from .scenario import Scenario, Step, load_scenario
@@ -118,12 +119,13 @@ def _play(game: Game, step: Step) -> None:
 
 
 def engine_answer(game: Game, step: Step) -> Any:
-    """The step's answer in the engine's terms: queue cards become position indices.
+    """The step's answer in the engine's terms: cards become ids and queue positions.
 
-    The scenario names cards by id, as a referee who sees everything would; the
-    engine's answers name queue cards by position, so that a family's answers
-    never need another family's hidden card ids. A card that is not a top card
-    cannot be named by position, and is refused here, as the engine would.
+    The scenario names cards by label, as a referee who sees everything would; the
+    engine's answers name a card in hand by its id and a card in the queue by its
+    position, so that a family's answers never need another family's hidden cards.
+    A card that is not a top card cannot be named by position, and is refused here,
+    as the engine would.
     """
     answer = step.answer
     kind = step.kind
@@ -133,19 +135,26 @@ def engine_answer(game: Game, step: Step) -> Any:
         return answer["to"]
     if kind == "choose":
         return answer["choose"]
+    position = game.position()
     if kind == "target":
-        return _top_position(game, answer["target"], "target")
+        return _top_position(position, answer["target"], "target")
     at = answer["at"]
-    spot = at if at in ("first", "last") else _top_position(game, at, "place on")
-    return spot if kind == "twin" else Placement(answer["place"], spot)
+    spot = at if at in ("first", "last") else _top_position(position, at, "place on")
+    if kind == "twin":
+        return spot
+    card = position.ids.get(answer["place"])
+    if card is None:
+        raise IllegalAnswer(f"cannot place {answer['place']}: there is no such card in this game")
+    return Placement(card, spot)
 
 
-def _top_position(game: Game, card: str, what: str) -> int:
-    position = game.position(card) if card in game.key_of else None
-    if position is None:
-        where = "covered" if game.location(card) else "not in the queue"
-        raise IllegalAnswer(
-            f"cannot {what} {card}: it is {where}; only the top card of a "
-            "position can be chosen (RULINGS R6)"
-        )
-    return position
+def _top_position(position: Position, card: str, what: str) -> int:
+    for index, stack in enumerate(position.queue):
+        if stack[-1].card == card:
+            return index
+    covered = any(entry.card == card for stack in position.queue for entry in stack)
+    where = "covered" if covered else "not in the queue"
+    raise IllegalAnswer(
+        f"cannot {what} {card}: it is {where}; only the top card of a "
+        "position can be chosen (RULINGS R6)"
+    )

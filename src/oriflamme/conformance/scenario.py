@@ -15,8 +15,8 @@ from typing import Any
 import attrs
 
 from ..core.config import FAMILY_PATTERN
-from ..core.decisions import DecisionKind
 from ..core.errors import OriflammeError
+from ..core.position import LABEL
 from ..core.state import PILES
 from ..core.yamlfile import YamlDocument, parse_yaml
 
@@ -25,7 +25,7 @@ class ScenarioError(OriflammeError):
     """A scenario file that is not valid YAML or breaks the format."""
 
 
-CARD_ID = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?$")
+CARD_ID = LABEL  # a card id in a scenario is a card's label in the engine
 TOP_KEYS = {"name", "source", "sets", "players", "variants", "state", "play", "expect"}
 ZONES = PILES  # the per-family zones: hands, set_aside, reserve, discarded, eliminated
 STATE_KEYS = {"round", "phase", "first_player", "influence", "queue", *ZONES, "resolving"}
@@ -33,7 +33,7 @@ EXPECT_KEYS = {"influence", "queue", *ZONES, "round", "phase", "next", "winner"}
 PHASES = ("placement", "resolution")
 CARD_KEYS = {"card", "up", "tokens", "owner"}
 # The keys of an answer, and the decision kind they make (FORMAT.md, `play`).
-ANSWER_FORMS: dict[frozenset[str], DecisionKind] = {
+ANSWER_FORMS: dict[frozenset[str], str] = {
     frozenset({"place", "at"}): "place",
     frozenset({"reveal"}): "reveal",
     frozenset({"target"}): "target",
@@ -59,7 +59,7 @@ class Step:
 
     number: int  # 1-based, as a person counts steps
     family: str
-    kind: DecisionKind
+    kind: str
     answer: Mapping[str, Any]
     error: bool
     where: str
@@ -173,12 +173,12 @@ class _Reader:
         return tuple(value)
 
     def card_id(self, value: object, where: tuple[str | int, ...]) -> str:
-        if not isinstance(value, str) or not CARD_ID.match(value):
+        match = CARD_ID.match(value) if isinstance(value, str) else None
+        if match is None or not isinstance(value, str):
             raise self.fail(
                 where, f"{value!r} is not a card id like 'red.soldier' or 'red.soldier.2'"
             )
-        copy = CARD_ID.match(value).group(3)  # type: ignore[union-attr]
-        if copy == "1":
+        if match.group(3) == "1":
             raise self.fail(where, f"{value!r}: the first copy of a card has no number")
         return value
 
@@ -346,7 +346,7 @@ class _Reader:
         return tuple(steps)
 
     def check_answer(
-        self, kind: DecisionKind, answer: Mapping[str, Any], where: tuple[str | int, ...]
+        self, kind: str, answer: Mapping[str, Any], where: tuple[str | int, ...]
     ) -> None:
         if kind == "place":
             self.card_id(answer["place"], (*where, "place"))

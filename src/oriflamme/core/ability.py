@@ -1,16 +1,19 @@
 """The base class of every card ability, built-in or from a plugin.
 
-An ability is an object registered for a card key (hook ``register_abilities``).
-The engine calls :meth:`Ability.activate` when a card with that key resolves face
-up (or when another card applies that key's ability: a Shapeshifter copying it).
+An ability is an object registered for a card key (hook ``register_abilities``). The
+engine calls :meth:`Ability.activate` when a card with that key resolves face up (or
+when another card applies that key's ability: a Shapeshifter copying it, a Plot).
 ``card`` is always the *acting* card: the one whose position, name and owner the
-ability uses (RULINGS B-Shapeshifter).
+ability uses (RULINGS B-Shapeshifter). ``game`` is the game's
+:class:`~oriflamme.Effects`: what the ability may read and do.
 
-An ability that must choose calls :meth:`Game.ask`, naming one of its own methods
-to call with the answer. That must be the last thing it does: the engine may stop
-there until a player answers. Work that must follow a nested ability is put on
-the task stack first with :meth:`Game.then`. Continuations are stored by method
-name, so a game with a pending question can be cloned and saved.
+An ability that must choose calls :meth:`Effects.ask`, naming one of its own public
+methods to call with the answer: asking is the last thing it does, since the game may
+stop there until a player answers. Work that must follow a nested ability is put on
+the task stack first with :meth:`Effects.then`. Continuations are stored by method
+name, so a game waiting on a question can be cloned and saved.
+
+One ability object serves every game of a registry: keep no state on it.
 """
 
 from __future__ import annotations
@@ -18,21 +21,22 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .game import Game
+    from .effects import Effects
+    from .identity import CardId
 
 
 class Ability:
     """Override :meth:`activate`; override :meth:`eliminated` if the card reacts to it."""
 
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         """Apply the ability, ``card`` acting. The default does nothing."""
 
-    def eliminated(self, game: Game, card: str, by: str | None, owner: str) -> None:
+    def eliminated(self, game: Effects, card: CardId, by: CardId | None, owner: str) -> None:
         """React to ``card``'s own elimination (RULINGS R5: only where its text says so).
 
-        Called after the card is in its pile and the eliminator's owner has gained
-        for the elimination. ``by`` is the eliminating card (None if no card did
-        it); ``owner`` owned ``card`` at the moment it was eliminated.
+        Called after the card is in its pile and the eliminator's owner has gained for
+        the elimination. ``by`` is the eliminating card (None if no card did it);
+        ``owner`` owned ``card`` at the moment it was eliminated.
         """
 
 

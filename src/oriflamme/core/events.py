@@ -1,173 +1,180 @@
-"""What happens in a game, as records: the event log, and what observers receive.
+"""What happens in a game, as typed values: the event log, and what plugins observe.
 
-The engine appends each event to the game's log as a plain tuple (its kind, then
-its fields in order): cheap enough to keep on every game. :func:`event_from_record`
-turns a record into the typed event below. Plugins observe the events named in
-:mod:`oriflamme.core.hookspecs`; the others are in the log for people and views.
+Every event is an immutable named tuple whose last field is its ``kind``. The engine
+emits each one in one place (:meth:`Effects._emit`): it goes into the game's log (when
+the game keeps one) and, through pluggy, to every plugin that implements its hook
+(:data:`HOOKS`). Cards are named by their ids, which tell nothing about a hidden card,
+so every event may be shown to every family: an observation says which keys a family
+knows (see :mod:`.observation`).
 """
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import Any, Literal, NamedTuple
 
-import attrs
+from .identity import CardId
 
-Record = tuple[Any, ...]
-
-
-@attrs.frozen
-class Event:
-    kind: ClassVar[str] = ""
-
-    def record(self) -> Record:
-        return (self.kind, *attrs.astuple(self, recurse=False))
+# Each event's ``kind`` is its last field, with its one value as default: events of
+# two kinds never compare equal, and the kind travels with the event's fields.
 
 
-@attrs.frozen
-class GameStarted(Event):
-    kind: ClassVar[str] = "game_started"
+class GameStarted(NamedTuple):
+    """A new game was set up: hands dealt, ``first_player`` chosen; ``cards`` is its card list."""
+
     first_player: str
     cards: tuple[str, ...]
+    kind: Literal["game_started"] = "game_started"
 
 
-@attrs.frozen
-class RoundStarted(Event):
-    kind: ClassVar[str] = "round_started"
+class RoundStarted(NamedTuple):
+    """Round ``round`` (1 to 6) begins; its placement phase is next."""
+
     round: int
     first_player: str
+    kind: Literal["round_started"] = "round_started"
 
 
-@attrs.frozen
-class Placed(Event):
-    """``card`` was placed by ``family`` at queue index ``position``.
+class Placed(NamedTuple):
+    """``family`` put ``card`` into the queue at index ``position``.
 
-    ``on`` is the card it now covers (a stack), or None for a new position.
+    ``on`` is the card it now covers (a stack), or None for a new position;
+    ``face_up`` is False for a placement from hand, True for a card put in face up
+    (a Twin, an Impersonation's replacement).
     """
 
-    kind: ClassVar[str] = "placed"
     family: str
-    card: str
+    card: CardId
     position: int
-    on: str | None
+    on: CardId | None
     face_up: bool
+    kind: Literal["placed"] = "placed"
 
 
-@attrs.frozen
-class TokenAdded(Event):
-    """The owner of face-down ``card`` did not reveal it: 1 token was put on it."""
+class TokenAdded(NamedTuple):
+    """The owner of face-down ``card`` did not reveal it: it now carries ``tokens``."""
 
-    kind: ClassVar[str] = "token_added"
-    card: str
+    card: CardId
     family: str
     position: int
     tokens: int
+    kind: Literal["token_added"] = "token_added"
 
 
-@attrs.frozen
-class Revealed(Event):
+class Revealed(NamedTuple):
     """``family`` revealed ``card``; ``tokens`` were on it and ``gained`` came from them."""
 
-    kind: ClassVar[str] = "revealed"
-    card: str
+    card: CardId
     family: str
     tokens: int
     gained: int
+    kind: Literal["revealed"] = "revealed"
 
 
-@attrs.frozen
-class Eliminated(Event):
+class Eliminated(NamedTuple):
     """``card`` was eliminated by card ``by`` (None: by no card).
 
-    ``owner`` owned it when it was eliminated; ``tokens`` were on it and went back
-    to the supply; ``face_down`` says whether it was face down.
+    ``owner`` owned it then; ``tokens`` were on it and went back to the supply;
+    ``face_down`` says whether it was face down (it is turned face up, RULINGS R5).
     """
 
-    kind: ClassVar[str] = "eliminated"
-    card: str
-    by: str | None
+    card: CardId
+    by: CardId | None
     owner: str
     tokens: int
     face_down: bool
+    kind: Literal["eliminated"] = "eliminated"
 
 
-@attrs.frozen
-class Discarded(Event):
-    """``card`` left play into a pile (``pile`` is ``discarded`` or ``eliminated``)."""
+class Discarded(NamedTuple):
+    """``card`` left the queue into a pile (``pile``: ``discarded`` or ``eliminated``)."""
 
-    kind: ClassVar[str] = "discarded"
-    card: str
+    card: CardId
     owner: str
     pile: str
+    kind: Literal["discarded"] = "discarded"
 
 
-@attrs.frozen
-class Moved(Event):
-    """``card`` moved from queue index ``source`` to index ``to``."""
+class Moved(NamedTuple):
+    """``card`` moved from queue index ``source`` to index ``to`` (its index once moved)."""
 
-    kind: ClassVar[str] = "moved"
-    card: str
+    card: CardId
     source: int
     to: int
     face_up: bool
+    kind: Literal["moved"] = "moved"
 
 
-@attrs.frozen
-class Gained(Event):
-    """``family`` gained ``amount`` Influence from ``card`` (None: from no card)."""
+class Gained(NamedTuple):
+    """``family`` gained ``amount`` Influence because of ``card`` (None: no card)."""
 
-    kind: ClassVar[str] = "gained"
     family: str
     amount: int
-    card: str | None
+    card: CardId | None
+    kind: Literal["gained"] = "gained"
 
 
-@attrs.frozen
-class Lost(Event):
+class Lost(NamedTuple):
     """``family`` lost ``amount`` Influence to the supply because of ``card``."""
 
-    kind: ClassVar[str] = "lost"
     family: str
     amount: int
-    card: str | None
+    card: CardId | None
+    kind: Literal["lost"] = "lost"
 
 
-@attrs.frozen
-class Stolen(Event):
+class Stolen(NamedTuple):
     """``thief`` took ``amount`` Influence from ``victim`` with ``card``."""
 
-    kind: ClassVar[str] = "stolen"
     thief: str
     victim: str
     amount: int
-    card: str | None
+    card: CardId | None
+    kind: Literal["stolen"] = "stolen"
 
 
-@attrs.frozen
-class Bribed(Event):
-    """``family``'s Bribery token was put on ``card``, which it now owns."""
+class Bribed(NamedTuple):
+    """``family``'s Bribery token was put on ``card``, which that family now owns."""
 
-    kind: ClassVar[str] = "bribed"
-    card: str
+    card: CardId
     family: str
+    kind: Literal["bribed"] = "bribed"
 
 
-@attrs.frozen
-class RoundEnded(Event):
-    kind: ClassVar[str] = "round_ended"
+class RoundEnded(NamedTuple):
+    """The resolution phase of round ``round`` is over."""
+
     round: int
+    kind: Literal["round_ended"] = "round_ended"
 
 
-@attrs.frozen
-class GameEnded(Event):
-    """The game is over: final ``scores`` (Influence) and the ``winners``."""
+class GameEnded(NamedTuple):
+    """The game is over: final ``scores`` (Influence, seat order) and the ``winners``."""
 
-    kind: ClassVar[str] = "game_ended"
     scores: tuple[tuple[str, int], ...]
     winners: tuple[str, ...]
+    kind: Literal["game_ended"] = "game_ended"
 
 
-EVENT_TYPES: dict[str, type[Event]] = {
-    cls.kind: cls
+Event = (
+    GameStarted
+    | RoundStarted
+    | Placed
+    | TokenAdded
+    | Revealed
+    | Eliminated
+    | Discarded
+    | Moved
+    | Gained
+    | Lost
+    | Stolen
+    | Bribed
+    | RoundEnded
+    | GameEnded
+)
+
+EVENT_TYPES: dict[str, type[Any]] = {
+    cls._field_defaults["kind"]: cls
     for cls in (
         GameStarted,
         RoundStarted,
@@ -177,16 +184,60 @@ EVENT_TYPES: dict[str, type[Event]] = {
         Eliminated,
         Discarded,
         Moved,
-        Bribed,
         Gained,
         Lost,
         Stolen,
+        Bribed,
         RoundEnded,
         GameEnded,
     )
 }
 
+#: The plugin hook that observes each kind of event (see :mod:`.hookspecs`).
+HOOKS: dict[str, str] = {
+    "game_started": "game_started",
+    "round_started": "round_started",
+    "placed": "card_placed",
+    "token_added": "token_added",
+    "revealed": "card_revealed",
+    "eliminated": "card_eliminated",
+    "discarded": "card_discarded",
+    "moved": "card_moved",
+    "gained": "influence_gained",
+    "lost": "influence_lost",
+    "stolen": "influence_stolen",
+    "bribed": "card_bribed",
+    "round_ended": "round_ended",
+    "game_ended": "game_ended",
+}
 
-def event_from_record(record: Record) -> Event:
-    """The typed event for one log record."""
-    return EVENT_TYPES[record[0]](*record[1:])
+
+def event_to_dict(event: Event) -> dict[str, Any]:
+    """An event as JSON-ready data: its kind, then its fields by name."""
+    data: dict[str, Any] = {"kind": event.kind}
+    for name, value in zip(event._fields[:-1], event[:-1], strict=True):
+        data[name] = _listed(value)
+    return data
+
+
+def event_from_dict(data: Mapping[str, Any]) -> Event:
+    """The event :func:`event_to_dict` wrote; a ``KeyError`` or ``TypeError`` if malformed."""
+    cls = EVENT_TYPES[data["kind"]]
+    fields = cls._fields[:-1]
+    unknown = set(data) - {"kind", *fields}
+    if unknown:
+        raise TypeError(f"event {data['kind']!r} has no field {sorted(unknown)[0]!r}")
+    event: Event = cls(*(_tupled(data[name]) for name in fields))
+    return event
+
+
+def _listed(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_listed(item) for item in value]
+    return value
+
+
+def _tupled(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tupled(item) for item in value)
+    return value

@@ -4,30 +4,35 @@
 ...                 registry=Registry(entry_points=False))
 >>> game.decision.kind
 'place'
+
+An answer is all or nothing: it is applied to a copy of the state, which replaces the
+game's only once the answer is fully applied. Whatever is raised meanwhile (a refusal,
+a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
-from .answers import check_answer
 from .blame import blame
-from .cardsets import Setup
-from .config import DIRECTIONS, GameConfig
-from .decisions import Decision, Placement
+from .config import GameConfig
+from .deal import deal
+from .decisions import Answer, Decision, Placement
+from .determinise import determinise
+from .engine import Engine
 from .errors import AbilityError, IllegalAnswer
-from .events import Event, GameStarted, RoundStarted, event_from_record
+from .events import Event, GameStarted, RoundStarted
+from .observation import Observation, observe
 from .plugins import Registry
-from .round import Round
+from .position import Position, position_of, state_from_position
 from .rules import GameRules
 from .saves import dump, load, snapshot
 from .scoring import final_scores, winners
-from .state import END, PILES, PLACEMENT
-from .views import View
+from .state import END, State
 
-HAND_SIZE = 7  # RULINGS G2: every family keeps 7 cards; the rest are set aside
-# The types an offered answer has, by decision kind (bool is not an int here).
+_AT = (str, int)
+# The types an offered answer has, by decision kind (a bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
     "target": (int,),
     "move": (int,),
@@ -36,53 +41,37 @@ _EXACT: dict[str, tuple[type, ...]] = {
 }
 
 
-def card_ids(family: str, keys: tuple[str, ...]) -> list[str]:
-    """The ids of ``family``'s cards: ``red.soldier``; a second copy is ``red.soldier.2``."""
-    return [f"{family}.{name}" for name in _names(keys)]
-
-
-def _names(keys: tuple[str, ...]) -> list[str]:
-    seen: dict[str, int] = {}
-    names = []
-    for key in keys:
-        seen[key] = seen.get(key, 0) + 1
-        names.append(key if seen[key] == 1 else f"{key}.{seen[key]}")
-    return names
-
-
-class _Cast:
-    """The card ids of each family for one card list and seating, and where each starts."""
-
-    def __init__(self, rules: GameRules, families: tuple[str, ...]) -> None:
-        self.ids: dict[str, list[str]] = {}
-        self.shuffled: dict[str, tuple[str, ...]] = {}
-        self.reserve: dict[str, tuple[str, ...]] = {}
-        self.family_of: dict[str, str] = {}
-        self.key_of: dict[str, str] = {}
-        names = _names(rules.cards)
-        shuffled = [rules.definitions[k].setup is Setup.SHUFFLED for k in rules.cards]
-        for family in families:
-            ids = [f"{family}.{name}" for name in names]
-            self.ids[family] = ids
-            self.shuffled[family] = tuple(c for c, s in zip(ids, shuffled, strict=True) if s)
-            self.reserve[family] = tuple(c for c, s in zip(ids, shuffled, strict=True) if not s)
-            self.family_of.update(dict.fromkeys(ids, family))
-            self.key_of.update(zip(ids, rules.cards, strict=True))
-
-
-class Game(Round):
+class Game:
     """A game in progress. Read ``decision``; call ``answer``; repeat until ``over``."""
 
-    __slots__ = ()
+    __slots__ = ("_engine", "_state")
+
+    _state: State
+    _engine: Engine
+
+    def __init__(self, state: State) -> None:
+        self._state = state
+        self._engine = Engine(state, state.rules)
+
+    # Making one.
 
     @classmethod
     def new(
-        cls, config: GameConfig | None = None, *, registry: Registry | None = None, **options: Any
+        cls,
+        config: GameConfig | None = None,
+        *,
+        registry: Registry | None = None,
+        record: bool = True,
+        rng: random.Random | None = None,
+        **options: Any,
     ) -> Game:
         """A new game, set up by the rulebook (RULINGS G2) from ``config``.
 
         ``options`` are GameConfig fields, for a config given inline. Pass one
         ``registry`` when creating many games: building one loads every plugin.
+        ``record=False`` keeps no event log (faster, for simulations). ``rng`` is a
+        generator seeded with ``config.seed`` to deal from, if the caller has one and
+        wants to go on drawing from it afterwards; by default one is made.
         """
         if config is None:
             config = GameConfig(**options)
@@ -90,192 +79,230 @@ class Game(Round):
             raise TypeError("give either a GameConfig or its fields, not both")
         config.check()
         registry = registry if registry is not None else Registry()
-        rng = random.Random(config.seed)
-        card_list = registry.card_list(config, rng)
-        rules = registry.rules(card_list, config.sets, dict(config.variants))
-        families = config.families
-        first = config.first_player or rng.choice(families)
-        direction = config.direction or rng.choice(DIRECTIONS)
-        game = cls.blank(rules, config, direction=direction)
-        cast = rules.casts.get(families)
-        if cast is None:
-            cast = rules.casts[families] = _Cast(rules, families)
-        game.family_of = cast.family_of  # shared by every game of this seating: never
-        game.key_of = cast.key_of  # changed once a game is set up
-        for family in families:
-            ids = cast.ids[family]
-            shuffled = cast.shuffled[family]
-            # Shuffling and setting the first cards aside is drawing them at random:
-            # only which cards are set aside matters, so draw just those. Zones list
-            # cards in card-list order, which reads better than a shuffled one.
-            aside = set(rng.sample(shuffled, len(shuffled) - HAND_SIZE))
-            game.set_aside[family] = tuple(c for c in ids if c in aside)
-            game.hands[family] = tuple(c for c in shuffled if c not in aside)
-            game.reserve[family] = cast.reserve[family]
-        game.first = families.index(first)
-        game._emit(GameStarted.kind, first, card_list)
-        game._emit(RoundStarted.kind, 1, first)
-        game._run()
+        rng = rng if rng is not None else random.Random(config.seed)
+        cards = registry.card_list(config, rng)
+        rules = registry.rules(config.sets, dict(config.variants), extra=cards)
+        state = deal(config, rules, cards, rng, recording=record)
+        game = cls(state)
+        engine = game._engine
+        if engine._emitting:
+            engine._emit(GameStarted(state.families[state.first], cards))
+            engine._emit(RoundStarted(1, state.families[state.first]))
+        engine.run()
         return game
 
     @classmethod
-    def blank(
+    def from_position(
         cls,
-        rules: GameRules,
+        position: Position,
         config: GameConfig,
         *,
-        direction: str = DIRECTIONS[0],
-        influence: int = 1,
+        registry: Registry | None = None,
+        record: bool = True,
     ) -> Game:
-        """An empty table for ``config``'s families: round 1, placement, nothing dealt."""
-        game = object.__new__(cls)
-        game.rules = rules
-        game.config = config
-        game.families = config.families
-        game.family_of = {}
-        game.key_of = {}
-        game.direction = direction
-        game.queue = []
-        game.up = set()
-        game.tokens = {}
-        game.bribes = {}
-        for zone in PILES:
-            setattr(game, zone, dict.fromkeys(config.families, ()))
-        game.influence = dict.fromkeys(config.families, influence)
-        game.round = 1
-        game.phase = PLACEMENT
-        game.first = 0
-        game.placed = 0
-        game.walk = 0
-        game.acting = None
-        game.acting_gone = False
-        game.revealing = None
-        game.pending = None
-        game.resume = None
-        game.tasks = []
-        game.log = []
+        """A game at ``position`` (cards by label), advanced to its first decision.
+
+        ``config`` gives the families, sets, variants and first player; the card list
+        is every card of the sets.
+        """
+        registry = registry if registry is not None else Registry()
+        keys = tuple(key for label in position.cards() for key in [label.split(".")[1]])
+        rules = registry.rules(config.sets, dict(config.variants), extra=keys)
+        cards = registry.set_cards(config.sets)
+        state = state_from_position(position, rules, config, cards=cards, recording=record)
+        game = cls(state)
+        game._engine.run()
         return game
+
+    @classmethod
+    def from_json(
+        cls, text: str, *, registry: Registry | None = None, allow_other_versions: bool = False
+    ) -> Game:
+        """A game saved with :meth:`to_json`, identical. The save names the plugins it was
+        played with: one missing here, or of another version, is a :class:`SaveError`
+        that says so (pass ``allow_other_versions`` to load anyway)."""
+        registry = registry if registry is not None else Registry()
+        return cls(load(text, registry, allow_other_versions=allow_other_versions))
+
+    @classmethod
+    def determinise(
+        cls,
+        observation: Observation,
+        seed: int,
+        *,
+        registry: Registry | None = None,
+        record: bool = True,
+    ) -> Game:
+        """A complete game that ``observation`` could be of, the cards its family cannot
+        see dealt at random from ``seed`` (see :mod:`.determinise`)."""
+        registry = registry if registry is not None else Registry()
+        return cls(determinise(observation, seed, registry, recording=record))
 
     # Asking and answering.
 
     @property
     def decision(self) -> Decision | None:
         """The pending decision, or None when the game is over."""
-        return self.pending
+        return self._state.pending
 
-    def answer(self, answer: object) -> None:
+    def answer(self, answer: object, *, family: str | None = None) -> None:
         """Answer the pending decision and play on to the next one.
 
-        An answer that is not legal raises :class:`IllegalAnswer`, which says why,
-        and leaves the game exactly as it was.
+        ``answer`` is one of ``decision.options``, or the same value as JSON sent it
+        back (a placement as a list). ``family``, if given, is who answers: anyone
+        else's turn is refused. An answer that is not legal raises
+        :class:`IllegalAnswer`, which says why, and leaves the game exactly as it was.
         """
-        decision = self.pending
+        decision = self._state.pending
         if decision is None:
             raise IllegalAnswer("the game is over: there is no decision to answer")
+        if family is not None and family != decision.family:
+            raise IllegalAnswer(
+                f"it is {decision.family}'s turn to answer a {decision.kind} decision, "
+                f"not {family}'s"
+            )
         kind = decision.kind
-        # Fast paths for an offered answer given as offered; anything else is
-        # checked in full: normalised, or refused with its reason.
+        # Fast paths for an offered answer given as offered; anything else is checked
+        # in full: made canonical, or refused with its reason.
+        checked: Answer
         if kind == "reveal":
-            if answer is not True and answer is not False:
-                check_answer(self, decision, answer)  # raises: only True or False
+            checked = answer if type(answer) is bool else self._check(decision, answer)
         elif kind == "place":
-            if type(answer) is not Placement or answer not in decision.options:
-                answer = check_answer(self, decision, answer)
-        elif type(answer) not in _EXACT[kind] or answer not in decision.options:
-            answer = check_answer(self, decision, answer)
-        if not self.rules.guarded:
-            self._apply(decision, answer)
-            return
-        # Code from outside the built-in sets runs in this game: if it raises, the
-        # answer is taken back whole, and the error names the plugin.
-        saved = self.clone()
-        try:
-            self._apply(decision, answer)
-        except Exception as exc:
-            self.restore(saved)
-            raise AbilityError(blame(self, exc, decision, answer)) from exc
-
-    def _apply(self, decision: Decision, answer: Any) -> None:
-        self.pending = None
-        kind = decision.kind
-        if kind == "reveal":
-            if answer:
-                self._reveal(decision.card)  # type: ignore[arg-type]
+            if (
+                type(answer) is Placement
+                and type(answer.card) is int  # 1.0 == 1 and True == 1: exact types only
+                and type(answer.at) in _AT
+                and answer in decision.options
+            ):
+                checked = answer
             else:
-                self._decline(decision.card)  # type: ignore[arg-type]
-        elif kind == "place":
-            self._place(decision.family, answer)
+                checked = self._check(decision, answer)
         else:
-            key, name, card, args = self.resume  # type: ignore[misc]
-            self.resume = None
-            if key is None:
-                getattr(self, name)(card, *args, answer)
+            exact = _EXACT.get(kind)
+            if exact is not None and type(answer) in exact and answer in decision.options:
+                checked = cast(Answer, answer)
             else:
-                getattr(self.rules.abilities[key], name)(self, card, *args, answer)
-        self._run()
+                checked = self._check(decision, answer)
+        self._commit(decision, checked)
+
+    def answer_option(self, number: int) -> None:
+        """Answer with option ``number`` of the pending decision (see :mod:`.decisions`)."""
+        decision = self._state.pending
+        if decision is None:
+            raise IllegalAnswer("the game is over: there is no decision to answer")
+        options = decision.options
+        if type(number) is not int or not 0 <= number < len(options):
+            raise IllegalAnswer(
+                f"{decision.family} must answer a {decision.kind} decision: option "
+                f"{number!r} does not exist (options 0 to {len(options) - 1})"
+            )
+        self._commit(decision, options[number])
+
+    def _check(self, decision: Decision, answer: object) -> Answer:
+        return self._state.rules.kinds[decision.kind].check(self._engine, decision, answer)
+
+    def _commit(self, decision: Decision, answer: Answer) -> None:
+        old = self._state
+        state = old.clone()
+        engine = self._engine
+        engine._state = state  # the rest of an engine is fixed for its game
+        try:
+            engine.apply(decision, answer)
+        except Exception as exc:
+            engine._state = old
+            raise AbilityError(blame(old.rules, exc, decision, answer)) from exc
+        except BaseException:
+            engine._state = old
+            raise
+        self._state = state
 
     def legal(self, answer: object) -> bool:
         """Whether ``answer`` would be accepted now."""
-        if self.pending is None:
+        decision = self._state.pending
+        if decision is None:
             return False
         try:
-            check_answer(self, self.pending, answer)
+            self._check(decision, answer)
         except IllegalAnswer:
             return False
         return True
 
-    # The end.
+    # Looking at it.
+
+    def observe(self, family: str | None = None) -> Observation:
+        """What ``family`` may see now, as plain data; None: what a spectator sees."""
+        return observe(self._state, family)
+
+    def position(self) -> Position:
+        """The whole table as a referee sees it, cards by label (omniscient)."""
+        return position_of(self._state)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The event log, oldest first (empty for a game made with ``record=False``)."""
+        return self._state.events()
 
     @property
     def over(self) -> bool:
-        return self.phase == END
+        return self._state.phase == END
 
     @property
     def scores(self) -> dict[str, int]:
         """Each family's Influence (the final score once the game is over)."""
-        return final_scores(self)
+        return final_scores(self._state)
 
     @property
     def winners(self) -> tuple[str, ...]:
         """The winning families once the game is over (several for a shared win)."""
         if not self.over:
             raise ValueError("the game is not over yet")
-        return winners(self)
-
-    # Looking at it.
+        return winners(self._state)
 
     @property
-    def events(self) -> list[Event]:
-        """The event log, as typed events."""
-        return [event_from_record(record) for record in self.log]
+    def families(self) -> tuple[str, ...]:
+        return self._state.families
 
-    def view(self, family: str) -> View:
-        """What ``family`` may see of the game (see :class:`~oriflamme.core.views.View`)."""
-        return View(self, family)
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The card list every family holds."""
+        return self._state.cards
+
+    @property
+    def config(self) -> GameConfig:
+        return self._state.config
+
+    @property
+    def rules(self) -> GameRules:
+        return self._state.rules
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    # Copies and saves.
+
+    def clone(self) -> Game:
+        """An independent copy: answering one never changes the other."""
+        return Game(self._state.clone())
 
     def snapshot(self) -> dict[str, Any]:
-        """The whole state as plain data: what :meth:`to_json` writes and ``==`` compares."""
-        return snapshot(self)
+        """The whole game as plain data: what :meth:`to_json` writes and ``==`` compares."""
+        return snapshot(self._state)
 
     def to_json(self) -> str:
-        return dump(self)
-
-    @classmethod
-    def from_json(
-        cls, text: str, *, registry: Registry | None = None, allow_other_versions: bool = False
-    ) -> Game:
-        """A game saved with :meth:`to_json`, identical. The save names the plugins
-        it was played with: one missing here, or of another version, is a
-        :class:`SaveError` that says so (pass ``allow_other_versions`` to load anyway)."""
-        registry = registry if registry is not None else Registry()
-        return load(cls, text, registry, allow_other_versions=allow_other_versions)
+        return dump(self._state)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
         return self.snapshot() == other.snapshot()
 
-    __hash__ = None  # type: ignore[assignment]
+    def __hash__(self) -> int:
+        raise TypeError("a game is not hashable: it changes as it is played")
 
     def __repr__(self) -> str:
         decision = self.decision

@@ -8,16 +8,17 @@ exactly as a third-party package would. Mark implementations with
 Two kinds of hook:
 
 * ``register_*`` hooks return objects. They are called once, when a
-  :class:`~oriflamme.Registry` loads its plugins; the engine collects what they
-  return into tables keyed by name (card key, set name, variant name). A key
-  provided twice is an error, never a silent override, so the order plugins are
-  registered in cannot change a rule.
-* Event hooks are called while a game runs, after the event has happened. A
-  plugin may read the game and react through its public actions
-  (``game.gain``, ``game.lose``, ``game.discard``...), but must not ask a
-  question. Implementations are called in the order of their plugins' names,
-  never in registration order. A game builds its list of observers once, when it
-  is created; a hook no plugin implements costs nothing.
+  :class:`~oriflamme.Registry` loads its plugins, one plugin at a time through
+  pluggy; the engine collects what they return into tables keyed by name (card key,
+  set name, variant name, decision kind). A key provided twice is an error, never a
+  silent override, so the order plugins are registered in cannot change a rule.
+* Event hooks are called through pluggy while a game runs, after the event has
+  happened, with ``game`` (the game's :class:`~oriflamme.Effects`) and ``event``. A
+  plugin may read the game and act on it through its verbs (``game.gain``,
+  ``game.lose``, ``game.discard``...), but must not ask a question. Implementations
+  run in the order of their plugins' names, whatever order the plugins were
+  registered in; ``tryfirst``, ``trylast`` and wrappers work as pluggy documents. A
+  hook no plugin implements costs nothing.
 """
 
 from __future__ import annotations
@@ -28,22 +29,30 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from .ability import Ability
+from .events import HOOKS as EVENT_HOOK_NAMES
 from .events import (
+    Bribed,
     Discarded,
     Eliminated,
+    Gained,
     GameEnded,
     GameStarted,
+    Lost,
+    Moved,
     Placed,
     Revealed,
     RoundEnded,
     RoundStarted,
+    Stolen,
+    TokenAdded,
 )
+from .kinds import DecisionKind
 
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
     from pathlib import Path
 
-    from .game import Game
+    from .effects import Effects
     from .variants import Variant, VariantValue
 
 PROJECT = "oriflamme"
@@ -52,7 +61,7 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 
 @hookspec
-def register_card_sets() -> Sequence[Traversable | Path]:  # type: ignore[empty-body]
+def register_card_sets() -> Sequence[Traversable | Path]:
     """Return the card-set YAML files this plugin provides.
 
     Called once per registry. Each file defines one set (its ``set:`` name) and
@@ -61,10 +70,11 @@ def register_card_sets() -> Sequence[Traversable | Path]:  # type: ignore[empty-
     or a card key already provided by another plugin is an error. Return an
     empty sequence (or do not implement the hook) if the plugin brings no cards.
     """
+    raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
-def register_abilities() -> Mapping[str, Ability]:  # type: ignore[empty-body]
+def register_abilities() -> Mapping[str, Ability]:
     """Return the ability of each card key this plugin implements.
 
     Called once per registry; each game looks abilities up in a table built from
@@ -72,19 +82,21 @@ def register_abilities() -> Mapping[str, Ability]:  # type: ignore[empty-body]
     two plugins is an error. A card with no ability registered does nothing when
     it resolves (``oriflamme cards`` flags it).
     """
+    raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
-def register_variants() -> Sequence[Variant]:  # type: ignore[empty-body]
+def register_variants() -> Sequence[Variant]:
     """Return the rules variants this plugin declares (name, values, default, help).
 
     A game's configuration chooses a value for each; abilities read it with
     ``game.variant(name)``. A variant name declared twice is an error.
     """
+    raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
-def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Ability]:  # type: ignore[empty-body]
+def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Ability]:
     """Return abilities that replace other plugins' abilities, for a game with ``variants``.
 
     Called once per choice of variants, when a registry builds a game's rules
@@ -95,76 +107,106 @@ def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Abil
     replace nothing, for example when your variant is off. A key no plugin
     implements, or one that two plugins replace in the same game, is an error.
     """
+    raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
-def game_started(game: Game, event: GameStarted) -> None:
+def register_decision_kinds() -> Sequence[DecisionKind]:
+    """Return the kinds of decision this plugin's abilities ask (see :mod:`.kinds`).
+
+    Called once per registry. A kind's ``name`` is what ``game.ask`` takes; it must
+    not be one of the built-in kinds (``place``, ``reveal``, ``target``, ``move``,
+    ``twin``, ``choose``) nor another plugin's. A kind checks answers, words its
+    questions for people, and says whether its options are private to the family
+    asked.
+    """
+    raise NotImplementedError  # a specification: pluggy never calls it
+
+
+@hookspec
+def game_started(game: Effects, event: GameStarted) -> None:
     """A new game has been set up (hands dealt, first player chosen); nothing is placed."""
 
 
 @hookspec
-def round_started(game: Game, event: RoundStarted) -> None:
+def round_started(game: Effects, event: RoundStarted) -> None:
     """A round begins; its placement phase is next. ``event.round`` is 1 to 6."""
 
 
 @hookspec
-def card_placed(game: Game, event: Placed) -> None:
+def card_placed(game: Effects, event: Placed) -> None:
     """A card was put into the queue: by its family in the placement phase, or by a card."""
 
 
 @hookspec
-def card_revealed(game: Game, event: Revealed) -> None:
+def token_added(game: Effects, event: TokenAdded) -> None:
+    """A face-down card's owner did not reveal it: one more token lies on it."""
+
+
+@hookspec
+def card_revealed(game: Effects, event: Revealed) -> None:
     """Its owner revealed a card and gained its tokens; its ability applies next."""
 
 
 @hookspec
-def card_eliminated(game: Game, event: Eliminated) -> None:
+def card_eliminated(game: Effects, event: Eliminated) -> None:
     """A card was eliminated: it is in its pile and the eliminator has gained for it.
 
     Called before the card's own reaction (an Ambush's, for example), so an
-    observer sees the elimination as the rules state it, before its consequences.
+    observer sees the elimination as the rules state it, before its consequences
+    (docs/rulings.md P7).
     """
 
 
 @hookspec
-def card_discarded(game: Game, event: Discarded) -> None:
+def card_discarded(game: Effects, event: Discarded) -> None:
     """A card left the queue by any effect other than elimination; it is in its pile."""
 
 
 @hookspec
-def round_ended(game: Game, event: RoundEnded) -> None:
+def card_moved(game: Effects, event: Moved) -> None:
+    """A card moved within the queue (a Royal Decree); it keeps its face and tokens."""
+
+
+@hookspec
+def influence_gained(game: Effects, event: Gained) -> None:
+    """A family gained Influence from the supply (``event.card``: because of which card)."""
+
+
+@hookspec
+def influence_lost(game: Effects, event: Lost) -> None:
+    """A family lost Influence to the supply (never below 0: RULINGS G7)."""
+
+
+@hookspec
+def influence_stolen(game: Effects, event: Stolen) -> None:
+    """A family took Influence from another (a Spy, a Trap)."""
+
+
+@hookspec
+def card_bribed(game: Effects, event: Bribed) -> None:
+    """A Bribery token was put on a card: its family owns the card now (RULINGS R3)."""
+
+
+@hookspec
+def round_ended(game: Effects, event: RoundEnded) -> None:
     """The resolution phase of a round is over; the First Player tile has not moved yet."""
 
 
 @hookspec
-def game_ended(game: Game, event: GameEnded) -> None:
+def game_ended(game: Effects, event: GameEnded) -> None:
     """The game is over; ``event`` holds the final scores and the winners."""
 
+
+#: The event hooks, by the kind of event each observes.
+EVENT_HOOKS: dict[str, str] = dict(EVENT_HOOK_NAMES)
 
 #: Every hook, by name.
 HOOKS: tuple[str, ...] = (
     "register_card_sets",
     "register_abilities",
     "register_variants",
+    "register_decision_kinds",
     "replace_abilities",
-    "game_started",
-    "round_started",
-    "card_placed",
-    "card_revealed",
-    "card_eliminated",
-    "card_discarded",
-    "round_ended",
-    "game_ended",
+    *EVENT_HOOKS.values(),
 )
-
-#: The event hooks, by the kind of event each observes.
-EVENT_HOOKS: dict[str, str] = {
-    GameStarted.kind: "game_started",
-    RoundStarted.kind: "round_started",
-    Placed.kind: "card_placed",
-    Revealed.kind: "card_revealed",
-    Eliminated.kind: "card_eliminated",
-    Discarded.kind: "card_discarded",
-    RoundEnded.kind: "round_ended",
-    GameEnded.kind: "game_ended",
-}

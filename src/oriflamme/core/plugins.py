@@ -55,22 +55,26 @@ def builtin_plugins() -> list[tuple[str, object]]:
 class Registry:
     """The installed card sets, abilities and variants, from one plugin manager.
 
-    ``entry_points=False`` leaves third-party plugins out (tests and benchmarks
-    use it for a known set of rules); ``exclude`` leaves out plugins by name.
-    Plugins that fail to load are reported in :attr:`problems`, not raised, so one
-    broken package does not stop the others.
+    ``entry_points=False`` leaves third-party plugins out (tests and benchmarks use it
+    for a known set of rules); ``exclude`` leaves out plugins by name. Plugins that
+    fail to load are reported in :attr:`problems`, not raised, so one broken package
+    does not stop the others.
+
+    Plugins are registered with pluggy in reverse order of their names, so that pluggy
+    (which calls the last registered first) calls event hooks in the order of plugin
+    names whatever order they were registered in; ``tryfirst`` and ``trylast`` still
+    apply.
     """
 
     def __init__(
         self, *, builtins: bool = True, entry_points: bool = True, exclude: Iterable[str] = ()
     ) -> None:
-        self.manager = pluggy.PluginManager(hookspecs.PROJECT)
-        self.manager.add_hookspecs(hookspecs)
         self._load_problems: list[str] = []
         self._info: dict[str, PluginInfo] = {}
+        self._plugins: dict[str, object] = {}
+        self.manager = self._manager()
         self._tables: Tables | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
-        self._shared: dict[tuple[Any, ...], GameRules] = {}
         self._lists: dict[tuple[Any, ...], tuple[str, ...]] = {}
         excluded = set(exclude)
         if builtins:
@@ -83,6 +87,12 @@ class Registry:
         if entry_points:
             self._load_entry_points(excluded)
 
+    @staticmethod
+    def _manager() -> pluggy.PluginManager:
+        manager = pluggy.PluginManager(hookspecs.PROJECT)
+        manager.add_hookspecs(hookspecs)
+        return manager
+
     def register(
         self,
         plugin: object,
@@ -93,21 +103,29 @@ class Registry:
         builtin: bool = False,
     ) -> None:
         """Register ``plugin`` (a module or object with hook implementations) as ``name``."""
+        if name in self._plugins:
+            raise PluginError(f"plugin {name!r} cannot be registered: the name is taken")
+        if getattr(plugin, "__hash__", None) is None:
+            plugin = _Hashable(plugin)
+        plugins = {**self._plugins, name: plugin}
+        manager = self._manager()
         try:
-            self.manager.register(plugin, name=name)
+            for each in sorted(plugins, reverse=True):
+                manager.register(plugins[each], name=each)
         except (ValueError, pluggy.PluginValidationError) as exc:
             raise PluginError(f"plugin {name!r} cannot be registered: {exc}") from None
+        self._plugins = plugins
+        self.manager = manager
         self._info[name] = PluginInfo(name, distribution, version, builtin)
         self._tables = None
         self._rules_cache.clear()
-        self._shared.clear()
         self._lists.clear()
 
     def _load_entry_points(self, excluded: set[str]) -> None:
         for ep in sorted(
             importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda ep: ep.name
         ):
-            if ep.name in excluded or self.manager.has_plugin(ep.name):
+            if ep.name in excluded or ep.name in self._plugins:
                 continue
             dist = ep.dist
             try:
@@ -142,8 +160,7 @@ class Registry:
         for name in sorted(self._info):
             info = self._info[name]
             part = tables.contributions.get(name)
-            plugin = self.manager.get_plugin(name)
-            hooks = sorted(c.name for c in self.manager.get_hookcallers(plugin) or ())
+            hooks = list(part.hooks) if part else self._hooks_of(name)
             found.append(
                 {
                     "name": name,
@@ -169,6 +186,13 @@ class Registry:
                 }
             )
         return found
+
+    def _hooks_of(self, name: str) -> list[str]:
+        """The hooks plugin ``name`` implements (also one left out of the tables)."""
+        manager = self._manager()
+        plugin = self._plugins[name]
+        manager.register(plugin, name=name)
+        return sorted(caller.name for caller in manager.get_hookcallers(plugin) or ())
 
     @property
     def tables(self) -> Tables:
@@ -227,35 +251,39 @@ class Registry:
         return chosen
 
     def rules(
-        self, cards: Sequence[str], sets: Sequence[str], variants: Mapping[str, object]
+        self,
+        sets: Sequence[str],
+        variants: Mapping[str, object],
+        *,
+        extra: Sequence[str] = (),
     ) -> GameRules:
-        """The rules table for a game with card list ``cards`` from ``sets``.
+        """The rules table for a game of ``sets`` with ``variants`` chosen.
 
-        Tables are cached: games created with the same choices share one.
+        It covers every card of the sets, and the keys in ``extra`` from other sets
+        (an explicit card list may name any installed card). Tables are cached:
+        games made with the same choices share one, whatever card list each draws.
         """
         chosen = tuple(sorted(variants.items()))
-        cache_key = (tuple(cards), tuple(sets), chosen)
+        cache_key = (tuple(sets), tuple(extra), chosen)
         cached = self._rules_cache.get(cache_key)
         if cached is None:
             set_keys = set(self.set_cards(sets))
-            extra = tuple(sorted(set(cards) - set_keys))
-            # What does not depend on the card list is built once per choice of
-            # sets and variants: a mix draws a new list for every game.
-            shared_key = (tuple(sets), extra, chosen)
-            shared = self._shared.get(shared_key)
-            if shared is None:
-                shared = self._shared[shared_key] = self._build(
-                    set_keys | set(extra), sets, variants
-                )
-            cached = attrs.evolve(shared, cards=tuple(cards))
-            if len(self._rules_cache) >= _RULES_CACHE_SIZE:
-                # Keep the cache bounded: mixes draw many lists.
-                self._rules_cache.pop(next(iter(self._rules_cache)))
-            self._rules_cache[cache_key] = cached
+            outside = tuple(sorted(set(extra) - set_keys))
+            wider = (tuple(sets), outside, chosen)
+            cached = self._rules_cache.get(wider)
+            if cached is None:
+                cached = self._build(set_keys | set(outside), tuple(sets), variants)
+                self._remember(wider, cached)
+            self._remember(cache_key, cached)
         return cached
 
+    def _remember(self, key: tuple[Any, ...], rules: GameRules) -> None:
+        if len(self._rules_cache) >= _RULES_CACHE_SIZE:
+            self._rules_cache.pop(next(iter(self._rules_cache)))  # keep it bounded
+        self._rules_cache[key] = rules
+
     def _build(
-        self, keys: set[str], sets: Sequence[str], variants: Mapping[str, object]
+        self, keys: set[str], sets: tuple[str, ...], variants: Mapping[str, object]
     ) -> GameRules:
         tables = self._collected()
         unknown = sorted(keys - set(tables.cards))
@@ -264,35 +292,45 @@ class Registry:
         values = resolve_variants(tables.variants, variants)
         abilities = {k: tables.abilities[k] for k in sorted(keys) if k in tables.abilities}
         providers = {k: tables.ability_plugins[k] for k in abilities}
-        for key, (plugin, ability) in tables.replacements(values).items():
+        for key, (plugin, ability) in tables.replacements(self.manager, values).items():
             if key in abilities:
                 abilities[key] = ability
                 providers[key] = plugin
-        builtin = {info.name for info in self._info.values() if info.builtin}
         # The plugins this game's rules come from: they are recorded in its saves.
-        in_play = set(providers.values())
+        in_play = set(providers.values()) | set(tables.observing)
         in_play |= {tables.sets[tables.cards[key].set].plugin for key in keys}
         in_play |= {
             tables.variants[name].plugin
             for name, value in values.items()
             if value != tables.variants[name].default
         }
-        observers = {plugin for found in tables.observers.values() for plugin, _, _ in found}
+        in_play |= {
+            name for name, part in tables.contributions.items() if part.kinds and name in in_play
+        }
         return GameRules(
-            cards=(),
-            sets=tuple(sets),
+            sets=sets,
             definitions={key: tables.cards[key] for key in sorted(keys)},
             abilities=abilities,
-            observers=tables.observers,
+            kinds=tables.kinds,
             variants=values,
+            observers=tables.observers,
+            hook_plugins=tables.hook_plugins,
             plugins=tuple(
-                (p.name, p.distribution, p.version)
-                for p in self.plugins
-                if p.name in in_play | observers
+                (p.name, p.distribution, p.version) for p in self.plugins if p.name in in_play
             ),
             ability_plugins=providers,
-            guarded=bool((set(providers.values()) | observers) - builtin),
         )
+
+
+class _Hashable:
+    """An unhashable plugin object (a ``SimpleNamespace``, say) as pluggy sees it: pluggy
+    keeps plugins in sets when it calls one plugin's hook alone (see :mod:`.tables`).
+    Its public attributes are copied over, where pluggy looks for hook implementations."""
+
+    def __init__(self, plugin: object) -> None:
+        for name in dir(plugin):
+            if not name.startswith("_"):
+                setattr(self, name, getattr(plugin, name))
 
 
 def _own_version() -> str:

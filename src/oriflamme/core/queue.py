@@ -1,54 +1,89 @@
 """The Influence Queue: positions in resolution order, each a stack of cards.
 
-Every change of the queue goes through the three methods at the bottom, which
-keep the walk of the resolution phase pointing at the right position (RULINGS R8):
-while a card acts, ``walk`` is its position; between turns it is the next
+Reading it, and the three changes of its shape. Every change goes through
+:meth:`Queue._insert_position`, :meth:`Queue._stack_on` and :meth:`Queue._remove_top`,
+which keep the walk of the resolution phase pointing at the right position (RULINGS
+R8): while a card acts, ``walk`` is its position; between turns it is the next
 position to resolve.
 """
 
 from __future__ import annotations
 
+from .decisions import FIRST, LAST, At
+from .identity import NO_CARD, CardId
+from .rules import GameRules
 from .state import RESOLUTION, State
 
 
-class Queue(State):
-    __slots__ = ()
+class Queue:
+    """Read-only questions about the table, and the queue's changes of shape."""
 
-    def top(self, position: int) -> str:
+    _state: State
+    rules: GameRules
+    _emitting: bool
+    _observing: str
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        """The families in seat order, clockwise."""
+        return self._state.families
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The game's card list: the keys every family holds (RULINGS G1)."""
+        return self._state.cards
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def phase(self) -> str:
+        """``placement``, ``resolution`` or ``end``."""
+        return self._state.phase
+
+    @property
+    def queue(self) -> tuple[tuple[CardId, ...], ...]:
+        """The positions in resolution order, each a stack of cards, bottom first."""
+        return self._state.queue
+
+    def top(self, position: int) -> CardId:
         """The top card of the position at ``position`` (RULINGS R6: the only one in play)."""
-        return self.queue[position][-1]
+        return self._state.queue[position][-1]
 
-    def tops(self) -> list[str]:
-        return [stack[-1] for stack in self.queue]
+    def tops(self) -> tuple[CardId, ...]:
+        """The top card of every position, in resolution order."""
+        return tuple([stack[-1] for stack in self._state.queue])
 
-    def position(self, card: str) -> int | None:
+    def position(self, card: CardId) -> int | None:
         """The index of the position whose TOP card is ``card``; None if it is not a top card."""
-        walk = self.walk
-        queue = self.queue
-        if card == self.acting and walk < len(queue) and queue[walk][-1] == card:
+        s = self._state
+        walk = s.walk
+        queue = s.queue
+        if card == s.acting and walk < len(queue) and queue[walk][-1] == card:
             return walk  # the common case: the acting card asks where it is
         for index, stack in enumerate(queue):
             if stack[-1] == card:
                 return index
         return None
 
-    def index(self, card: str) -> int:
+    def index(self, card: CardId) -> int:
         """The index of the position ``card`` is the top of; an error if it is not a top card."""
         position = self.position(card)
         if position is None:
-            raise ValueError(f"{card} is not the top card of a position in the queue")
+            raise ValueError(f"card {card} is not the top card of a position in the queue")
         return position
 
-    def location(self, card: str) -> tuple[int, int] | None:
+    def location(self, card: CardId) -> tuple[int, int] | None:
         """(position index, height in its stack, 0 = bottom) of ``card`` anywhere in the queue."""
-        for index, stack in enumerate(self.queue):
+        for index, stack in enumerate(self._state.queue):
             if card in stack:
                 return index, stack.index(card)
         return None
 
     def adjacent(self, position: int) -> tuple[int, ...]:
         """The positions next to ``position`` (RULINGS R7: their top cards are adjacent)."""
-        last = len(self.queue) - 1
+        last = len(self._state.queue) - 1
         if position == 0:
             return (1,) if last >= 1 else ()
         if position == last:
@@ -57,39 +92,67 @@ class Queue(State):
 
     def ends(self) -> tuple[int, ...]:
         """The first and last positions (one index if the queue has one position)."""
-        last = len(self.queue) - 1
+        last = len(self._state.queue) - 1
         if last < 0:
             return ()
         return (0,) if last == 0 else (0, last)
 
+    def spots(self, family: str, *, stacking: bool | None = None) -> tuple[At, ...]:
+        """Where ``family`` may put a card: the ends, and (from round 2) its own top cards.
+
+        ``stacking`` says whether stacking is allowed (default: from round 2, RULINGS
+        G4); in an empty queue the only spot is ``first`` (FORMAT: first and last are
+        one answer there).
+        """
+        s = self._state
+        queue = s.queue
+        if not queue:
+            return (FIRST,)
+        if stacking is None:
+            stacking = s.round >= 2
+        if not stacking:
+            return (FIRST, LAST)
+        if s.bribes:
+            owner = s.owner
+            return (FIRST, LAST, *[i for i, st in enumerate(queue) if owner(st[-1]) == family])
+        colours = s.identity.colours
+        return (FIRST, LAST, *[i for i, st in enumerate(queue) if colours[st[-1]] == family])
+
     # The three changes of shape. Keep the walk right (RULINGS R8).
 
-    def _insert_position(self, index: int, card: str) -> None:
+    def _insert_position(self, index: int, card: CardId) -> None:
         """Make ``card`` a new position at ``index``."""
-        self.queue.insert(index, (card,))
-        # While a card acts, a position inserted at or before it is behind the
-        # walk; between turns (or once the acting position is gone) one inserted
-        # at the next index is ahead, and will be reached.
-        acting_here = self.acting is not None and not self.acting_gone
-        if self.phase == RESOLUTION and (index < self.walk or (index == self.walk and acting_here)):
-            self.walk += 1
+        s = self._state
+        queue = s.queue
+        s.queue = (*queue[:index], (card,), *queue[index:])
+        # While a card acts, a position inserted at or before it is behind the walk;
+        # between turns (or once the acting position is gone) one inserted at the
+        # next index is ahead, and will be reached.
+        if s.phase == RESOLUTION:
+            acting_here = s.acting != NO_CARD and not s.acting_gone
+            if index < s.walk or (index == s.walk and acting_here):
+                s.walk += 1
 
-    def _stack_on(self, index: int, card: str) -> None:
-        self.queue[index] = (*self.queue[index], card)
+    def _stack_on(self, index: int, card: CardId) -> None:
+        s = self._state
+        queue = s.queue
+        s.queue = (*queue[:index], (*queue[index], card), *queue[index + 1 :])
 
-    def _remove_top(self, index: int) -> str:
+    def _remove_top(self, index: int) -> CardId:
         """Take the top card off the position at ``index``; an emptied position leaves."""
-        stack = self.queue[index]
+        s = self._state
+        queue = s.queue
+        stack = queue[index]
         card = stack[-1]
         if len(stack) > 1:
-            self.queue[index] = stack[:-1]
+            s.queue = (*queue[:index], stack[:-1], *queue[index + 1 :])
             return card
-        del self.queue[index]
-        if self.phase == RESOLUTION:
-            if index < self.walk:
-                self.walk -= 1
-            elif index == self.walk and self.acting is not None:
+        s.queue = queue[:index] + queue[index + 1 :]
+        if s.phase == RESOLUTION:
+            if index < s.walk:
+                s.walk -= 1
+            elif index == s.walk and s.acting != NO_CARD:
                 # The acting position is gone: the walk goes on with the one that
                 # followed it, which now has its index.
-                self.acting_gone = True
+                s.acting_gone = True
         return card

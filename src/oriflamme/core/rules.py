@@ -1,79 +1,108 @@
-"""A game's rules table: built once when a game is created, shared by its clones.
+"""A game's rules table: what its cards are and do, built once per choice of sets and
+variants by the :class:`~oriflamme.Registry`, and shared, read-only, by every game
+made with that choice and by their clones.
 
-It holds what the game's cards are and do (definitions and abilities keyed by
-card key), who observes which event, and the value of every variant. Nothing in
-it changes during a game, so cloning a game never copies it.
+It holds the card definitions and abilities keyed by card key, the kinds of
+decision, the pluggy hook caller for each kind of event some plugin observes, and the
+value of every variant. Nothing in it changes during a game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-import attrs
+from collections.abc import Callable, Mapping
+from types import CodeType, MappingProxyType
+from typing import Any
 
 from .ability import Ability, reacts_to_elimination
-from .cardsets import CardDef
-from .tables import Observer
+from .cardsets import CardDef, RevealTokens
+from .kinds import DecisionKind
 from .variants import VariantValue
-
-if TYPE_CHECKING:
-    pass
-
 
 #: The ability of a card that no plugin implements: it does nothing.
 INERT = Ability()
 
+#: A pluggy hook caller: called with keyword arguments ``game`` and ``event``.
+HookCall = Callable[..., Any]
 
-@attrs.frozen
+
 class GameRules:
-    """The card list, definitions, abilities, observers and variant values of one game.
+    """The definitions, abilities, kinds, observers and variant values of a game."""
 
-    ``cards`` is the game's card list: the keys every family holds one copy of
-    (RULINGS G1). ``definitions`` covers every key a game may meet, which for a
-    scenario can be more than the list.
-    """
+    __slots__ = (
+        "abilities",
+        "ability_keys",
+        "ability_plugins",
+        "characters",
+        "definitions",
+        "discard_after_use",
+        "hook_plugins",
+        "kinds",
+        "observers",
+        "plugins",
+        "reactions",
+        "reveal_tokens",
+        "sets",
+        "variants",
+    )
 
-    cards: tuple[str, ...]
     sets: tuple[str, ...]
-    definitions: Mapping[str, CardDef]
+    definitions: Mapping[str, CardDef]  # every key a game of these sets may meet
     abilities: Mapping[str, Ability]
-    observers: Mapping[str, tuple[Observer, ...]]
+    kinds: Mapping[str, DecisionKind]
+    observers: Mapping[str, HookCall]  # event kind -> the hook caller of its observers
+    hook_plugins: Mapping[CodeType, str]  # an event hook's code -> its plugin
     variants: Mapping[str, VariantValue]
-    plugins: tuple[tuple[str, str, str], ...] = ()  # (plugin, distribution, version)
-    # Which plugin implements each ability (after replacements): to name the
-    # plugin when an ability raises.
-    ability_plugins: Mapping[str, str] = attrs.field(factory=dict)
-    # Whether answers are taken back when a plugin raises (see Game.answer): true
-    # as soon as code from outside the built-in sets runs in the game.
-    guarded: bool = False
-    # Derived tables for the hot path: which ability reacts to its elimination,
-    # and which key an ability object answers to (to store a continuation by name).
-    # Computed when not given, and carried over by attrs.evolve (a new card list).
-    reactions: Mapping[str, Ability] = attrs.field()
-    discard_after_use: frozenset[str] = attrs.field()
-    ability_keys: Mapping[int, str] = attrs.field()
-    # Which card ids each seating of families gets, worked out once (see Game.new).
-    casts: dict[tuple[str, ...], Any] = attrs.field(init=False, factory=dict, eq=False, repr=False)
+    plugins: tuple[tuple[str, str, str], ...]  # (plugin, distribution, version) in play
+    ability_plugins: Mapping[str, str]  # card key -> the plugin implementing its ability
+    # Derived for the hot path.
+    reactions: Mapping[str, Ability]  # abilities that react to their own elimination
+    discard_after_use: frozenset[str]
+    characters: frozenset[str]
+    reveal_tokens: Mapping[str, RevealTokens]
+    ability_keys: Mapping[int, str]  # id of an ability object -> its card key
 
-    @reactions.default
-    def _reactions(self) -> Mapping[str, Ability]:
-        return {key: a for key, a in self.abilities.items() if reacts_to_elimination(a)}
-
-    @discard_after_use.default
-    def _discard_after_use(self) -> frozenset[str]:
-        return frozenset(k for k, d in self.definitions.items() if d.discard_after_use)
-
-    @ability_keys.default
-    def _ability_keys(self) -> Mapping[int, str]:
+    def __init__(
+        self,
+        *,
+        sets: tuple[str, ...],
+        definitions: Mapping[str, CardDef],
+        abilities: Mapping[str, Ability],
+        kinds: Mapping[str, DecisionKind],
+        variants: Mapping[str, VariantValue],
+        observers: Mapping[str, HookCall] | None = None,
+        hook_plugins: Mapping[CodeType, str] | None = None,
+        plugins: tuple[tuple[str, str, str], ...] = (),
+        ability_plugins: Mapping[str, str] | None = None,
+    ) -> None:
+        self.sets = sets
+        self.definitions = MappingProxyType(dict(definitions))
+        self.abilities = MappingProxyType(dict(abilities))
+        self.kinds = MappingProxyType(dict(kinds))
+        self.variants = MappingProxyType(dict(variants))
+        self.observers = MappingProxyType(dict(observers or {}))
+        self.hook_plugins = MappingProxyType(dict(hook_plugins or {}))
+        self.plugins = plugins
+        self.ability_plugins = MappingProxyType(dict(ability_plugins or {}))
+        self.reactions = MappingProxyType(
+            {key: a for key, a in abilities.items() if reacts_to_elimination(a)}
+        )
+        self.discard_after_use = frozenset(k for k, d in definitions.items() if d.discard_after_use)
+        self.characters = frozenset(k for k, d in definitions.items() if d.is_character)
+        self.reveal_tokens = MappingProxyType({k: d.reveal_tokens for k, d in definitions.items()})
         keys: dict[int, str] = {}
-        for key, ability in sorted(self.abilities.items()):
+        for key, ability in sorted(abilities.items()):
             keys.setdefault(id(ability), key)
-        return keys
+        self.ability_keys = MappingProxyType(keys)
 
     def ability(self, key: str) -> Ability:
         """The ability of card ``key`` (a card nobody implements does nothing)."""
         return self.abilities.get(key, INERT)
 
-    def definition(self, key: str) -> CardDef:
-        return self.definitions[key]
+    def hook_plugin(self, error: BaseException) -> str:
+        """The plugin whose event hook raised ``error``, from its traceback ('?' if none)."""
+        found = "?"
+        trace = error.__traceback__
+        while trace is not None:
+            found = self.hook_plugins.get(trace.tb_frame.f_code, found)
+            trace = trace.tb_next
+        return found

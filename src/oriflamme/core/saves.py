@@ -1,9 +1,11 @@
 """Saving a game to JSON and loading it back, identical.
 
-A save holds the configuration, the rules it was played with (sets, card list,
-variants, plugins and their versions), the whole position, the pending decision
-with its continuation, the task stack and the event log. It is omniscient: it
-is a save for the table, not a view for one family.
+A save holds the configuration, the rules it was played with (sets, variants, plugins
+and their versions), the card list and each card id's colour and key, the whole
+position, where the rules are (the pending decision, its continuation, the task
+stack) and the event log. It is omniscient: a save for the table, not a view for one
+family. A continuation in a save may name only a registered ability's public method
+or one of the engine's own steps.
 """
 
 from __future__ import annotations
@@ -12,60 +14,65 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .config import GameConfig
-from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placement, Placements
+from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
+from .engine import STEPS
 from .errors import OriflammeError, SaveError
-from .state import PILES
+from .events import event_from_dict, event_to_dict
+from .identity import NO_CARD, Identity
+from .rules import GameRules
+from .state import PILES, Frozen, Log, State
 
 if TYPE_CHECKING:
-    from .game import Game
     from .plugins import Registry
 
 FORMAT = "oriflamme-save"
-VERSION = 1
+VERSION = 2
 
 
-def snapshot(game: Game) -> dict[str, Any]:
+def snapshot(state: State) -> dict[str, Any]:
     """The game as plain, JSON-ready data."""
-    rules = game.rules
+    rules = state.rules
+    identity = state.identity
     return {
         "format": FORMAT,
         "version": VERSION,
-        "config": game.config.to_dict(),
+        "config": state.config.to_dict(),
         "rules": {
             "sets": list(rules.sets),
-            "cards": list(rules.cards),
             "variants": dict(rules.variants),
             "plugins": [list(p) for p in rules.plugins],
         },
-        "cards": sorted(game.key_of),
-        "direction": game.direction,
-        "round": game.round,
-        "phase": game.phase,
-        "first": game.first,
-        "placed": game.placed,
-        "walk": game.walk,
-        "acting": game.acting,
-        "acting_gone": game.acting_gone,
-        "revealing": game.revealing,
-        "queue": [list(stack) for stack in game.queue],
-        "up": sorted(game.up),
-        "tokens": dict(sorted(game.tokens.items())),
-        "bribes": dict(sorted(game.bribes.items())),
-        **{zone: {f: list(cards) for f, cards in game.pile(zone).items()} for zone in PILES},
-        "influence": dict(game.influence),
-        "pending": _pending_data(game.pending, game.resume),
-        "tasks": [_listed(task) for task in game.tasks],
-        "log": [_listed(record) for record in game.log],
+        "cards": list(state.cards),
+        "identity": [[c, k] for c, k in zip(identity.colours, identity.keys, strict=True)],
+        "direction": state.direction,
+        "recording": state.recording,
+        "round": state.round,
+        "phase": state.phase,
+        "first": state.first,
+        "placed": state.placed,
+        "walk": state.walk,
+        "acting": state.acting,
+        "acting_gone": state.acting_gone,
+        "revealing": state.revealing,
+        "queue": [list(stack) for stack in state.queue],
+        "up": [card for card in range(len(identity)) if state.up >> card & 1],
+        "tokens": sorted([card, n] for card, n in state.tokens.items()),
+        "bribes": sorted([card, f] for card, f in state.bribes.items()),
+        **{zone: {f: list(cards) for f, cards in state.zone(zone).items()} for zone in PILES},
+        "influence": dict(state.influence),
+        "public": sorted(state.public),
+        "pending": _pending_data(state.pending),
+        "resume": _listed(state.resume) if state.resume is not None else None,
+        "tasks": [_listed(task) for task in state.tasks],
+        "log": [event_to_dict(event) for event in state.events()],
     }
 
 
-def dump(game: Game) -> str:
-    return json.dumps(snapshot(game), ensure_ascii=False, indent=1)
+def dump(state: State) -> str:
+    return json.dumps(snapshot(state), ensure_ascii=False, indent=1)
 
 
-def load(
-    cls: type[Game], text: str, registry: Registry, *, allow_other_versions: bool = False
-) -> Game:
+def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -> State:
     """Rebuild a game from :func:`dump`'s text; a bad or foreign save raises :class:`SaveError`."""
     try:
         data = json.loads(text)
@@ -79,12 +86,12 @@ def load(
             f"(this engine reads version {VERSION})"
         )
     try:
-        return _rebuild(cls, data, registry, allow_other_versions)
+        return _rebuild(data, registry, allow_other_versions)
     except SaveError:
         raise
     except OriflammeError as exc:
         raise SaveError(f"the saved game cannot be played here: {exc}") from None
-    except (KeyError, TypeError, ValueError, IndexError) as exc:
+    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
         raise SaveError(f"the saved game is damaged: {type(exc).__name__}: {exc}") from None
 
 
@@ -106,87 +113,130 @@ def _check_plugins(saved: list[list[str]], registry: Registry, allow_other_versi
             )
 
 
-def _rebuild(
-    cls: type[Game], data: dict[str, Any], registry: Registry, allow_other_versions: bool
-) -> Game:
+def _rebuild(data: dict[str, Any], registry: Registry, allow_other_versions: bool) -> State:
     saved_rules = data["rules"]
     _check_plugins(saved_rules["plugins"], registry, allow_other_versions)
     config = GameConfig.from_dict(data["config"])
-    rules = registry.rules(saved_rules["cards"], saved_rules["sets"], dict(config.variants))
+    cards = tuple(data["cards"])
+    rules = registry.rules(tuple(saved_rules["sets"]), dict(config.variants), extra=cards)
     for name, value in saved_rules["variants"].items():
         if name in rules.variants and rules.variants[name] != value:
             raise SaveError(
                 f"variant {name!r} was {value!r} when this game was saved, and "
                 f"is {rules.variants[name]!r} here"
             )
-    game = cls.blank(rules, config, direction=data["direction"])
-    for card in data["cards"]:
-        family, key = card.split(".")[:2]
-        game.family_of[card] = family
-        game.key_of[card] = key
+    identity = Identity(*zip(*data["identity"], strict=True)) if data["identity"] else None
+    if identity is None:
+        identity = Identity((), ())
+    for key in set(identity.keys) | set(data["cards"]):
         if key not in rules.definitions:
-            raise SaveError(f"card {card}: no installed set provides {key!r}")
-    game.round = data["round"]
-    game.phase = data["phase"]
-    game.first = data["first"]
-    game.placed = data["placed"]
-    game.walk = data["walk"]
-    game.acting = data["acting"]
-    game.acting_gone = data["acting_gone"]
-    game.revealing = data["revealing"]
-    game.queue = [tuple(stack) for stack in data["queue"]]
-    game.up = set(data["up"])
-    game.tokens = dict(data["tokens"])
-    game.bribes = dict(data["bribes"])
+            raise SaveError(f"card {key!r}: no installed set provides it")
+    state = State.empty(
+        rules,
+        config,
+        identity,
+        cards=tuple(data["cards"]),
+        direction=data["direction"],
+        recording=bool(data["recording"]),
+    )
+    state.round = data["round"]
+    state.phase = data["phase"]
+    state.first = data["first"]
+    state.placed = data["placed"]
+    state.walk = data["walk"]
+    state.acting = data["acting"]
+    state.acting_gone = data["acting_gone"]
+    state.revealing = data["revealing"]
+    state.queue = tuple(tuple(stack) for stack in data["queue"])
+    state.up = sum(1 << card for card in data["up"])
+    state.tokens = Frozen(dict(data["tokens"]))
+    state.bribes = Frozen(dict(data["bribes"]))
     for zone in PILES:
-        setattr(game, zone, {f: tuple(cards) for f, cards in data[zone].items()})
-    game.influence = dict(data["influence"])
-    game.pending, game.resume = _pending_from(data["pending"], rules.abilities)
-    game.tasks = [_task_from(task, rules.abilities) for task in data["tasks"]]
-    game.log = [_tupled(record) for record in data["log"]]
-    return game
+        piles = data[zone]
+        if set(piles) != set(config.families):
+            raise SaveError(f"the saved {zone} name other families than the game's")
+        # In seat order, as every zone of a state is kept.
+        state.set_zone(zone, Frozen({f: tuple(piles[f]) for f in config.families}))
+    state.influence = Frozen(dict(data["influence"]))
+    state.public = Frozen({card: identity.keys[card] for card in data["public"]})
+    state.pending = _pending_from(data["pending"], rules)
+    count = len(identity)
+    resume = data["resume"]
+    state.resume = _continuation(resume, rules, count) if resume is not None else None
+    state.tasks = tuple(_continuation(task, rules, count) for task in data["tasks"])
+    log: Log = None
+    if state.recording:
+        for record in data["log"]:
+            log = (log, event_from_dict(record))
+    state.log = log
+    pending = state.pending
+    if pending is not None and pending.kind not in ("place", "reveal") and state.resume is None:
+        raise SaveError(f"the pending {pending.kind} decision has no continuation")
+    if state.acting != NO_CARD and not 0 <= state.acting < count:
+        raise SaveError(f"the acting card {state.acting} is not a card of this game")
+    card = pending.card if pending is not None else None
+    if card is not None and not (type(card) is int and 0 <= card < count):
+        raise SaveError(f"the pending decision is about card {card!r}, not a card of this game")
+    return state
 
 
-def _pending_data(decision: Decision | None, resume: Continuation | None) -> dict[str, Any] | None:
+def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
     if decision is None:
         return None
     options: Any
     if isinstance(decision.options, Placements):
         options = {"cards": list(decision.options.cards), "ats": list(decision.options.ats)}
     else:
-        options = list(decision.options)
+        options = [_listed(o) for o in decision.options]
     return {
         "family": decision.family,
         "kind": decision.kind,
         "card": decision.card,
         "options": options,
-        "then": _listed(resume) if resume else None,
+        "question": decision.question,
+        "labels": list(decision.labels) if decision.labels is not None else None,
     }
 
 
-def _pending_from(
-    data: dict[str, Any] | None, abilities: Any
-) -> tuple[Decision | None, Continuation | None]:
+def _pending_from(data: dict[str, Any] | None, rules: GameRules) -> Decision | None:
     if data is None:
-        return None, None
+        return None
     kind = data["kind"]
+    if kind not in rules.kinds:
+        raise SaveError(f"the saved game waits on a {kind!r} decision, which no plugin provides")
     options: Any
     if kind == "place":
         options = Placements(tuple(data["options"]["cards"]), tuple(data["options"]["ats"]))
     elif kind == "reveal":
         options = REVEAL_OPTIONS
     else:
-        options = tuple(Placement(*o) if isinstance(o, list) else o for o in data["options"])
-    then = _task_from(data["then"], abilities) if data["then"] is not None else None
-    return Decision(data["family"], kind, options, data["card"]), then
+        options = tuple(_tupled(o) for o in data["options"])
+    labels = data.get("labels")
+    return Decision(
+        data["family"],
+        kind,
+        options,
+        data["card"],
+        data.get("question"),
+        tuple(labels) if labels is not None else None,
+    )
 
 
-def _task_from(data: list[Any], abilities: Any) -> Any:
+def _continuation(data: list[Any], rules: GameRules, cards: int) -> Continuation:
     key, name, card, args = data
-    if key is not None and (key not in abilities or not hasattr(abilities[key], name)):
-        raise SaveError(
-            f"the saved game waits on {key}.{name}, which the installed plugins do not provide"
-        )
+    if not isinstance(name, str) or type(card) is not int or not 0 <= card < cards:
+        raise SaveError(f"the saved continuation {data!r} does not name a card of this game")
+    if key is None:
+        if name not in STEPS:
+            raise SaveError(f"the saved game continues with {name!r}, not a step of the engine")
+    else:
+        ability = rules.abilities.get(key)
+        method = getattr(type(ability), name, None) if ability is not None else None
+        if method is None or name.startswith("_") or not callable(method):
+            raise SaveError(
+                f"the saved game continues with {key}.{name}, which is not a method of a "
+                "registered ability"
+            )
     return (key, name, card, _tupled(args))
 
 

@@ -2,33 +2,40 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
+from .identity import CardId
+
 if TYPE_CHECKING:
-    from .actions import Actions
+    from .state import State
 
 
-def final_scores(game: Actions) -> dict[str, int]:
+def final_scores(state: State) -> dict[str, int]:
     """Each family's Influence, in seat order. Tokens left on cards count for nothing."""
-    return {family: game.influence[family] for family in game.families}
+    return {family: state.influence[family] for family in state.families}
 
 
-def cards_in_queue(game: Actions) -> dict[str, int]:
-    """How many cards in the queue each family owns now, covered ones included."""
-    counts = dict.fromkeys(game.families, 0)
-    owner = game.owner
-    for stack in game.queue:
-        for card in stack:
-            counts[owner(card)] += 1
-    return counts
+def winners(state: State) -> tuple[str, ...]:
+    """The winning families of ``state``'s table (see :func:`rank`)."""
+    return rank(state.families, state.influence, state.queue, state.owner)
 
 
-def winners(game: Actions) -> tuple[str, ...]:
-    """The winning families: most Influence; tied, most cards in the queue; else shared."""
-    best = max(game.influence[f] for f in game.families)
-    tied = [f for f in game.families if game.influence[f] == best]
+def rank(
+    families: Sequence[str],
+    influence: Mapping[str, int],
+    queue: Sequence[Sequence[CardId]],
+    owner: Callable[[CardId], str],
+) -> tuple[str, ...]:
+    """The winning families: most Influence; tied, most cards in the queue (every card,
+    covered ones included, counted by current owner); still tied, the win is shared."""
+    best = max(influence[f] for f in families)
+    tied = [f for f in families if influence[f] == best]
     if len(tied) == 1:
         return (tied[0],)
-    counts = cards_in_queue(game)
+    counts = dict.fromkeys(families, 0)
+    for stack in queue:
+        for card in stack:
+            counts[owner(card)] += 1
     most = max(counts[f] for f in tied)
     return tuple(f for f in tied if counts[f] == most)

@@ -1,121 +1,193 @@
-"""The state of a game: every card's place, face and tokens, Influence, round and phase.
+"""The state of a game, as plain data: every card's place, face and tokens, Influence,
+round and phase, and where the rules are in the round.
 
-Containers are chosen so that a clone is a handful of shallow copies: the queue
-is a list of stacks and each stack a tuple (bottom first); hands and piles map a
-family to a tuple. Changing a stack or a hand replaces its tuple, so a clone
-never shares anything it could see change. What never changes during a game
-(the rules table, which family and key each card id has) is shared.
+Every container in a state is replaced, never changed in place: a stack or a hand is
+a tuple, the queue a tuple of stacks, the faces a bit mask, and a changed mapping is
+a new dict. So a clone is a copy of the slots, an answer is applied to a clone and
+kept only if it succeeds (all or nothing, whatever is raised), and an observation can
+hand a container out read-only without copying it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Final
 
-from .config import GameConfig
-from .rules import GameRules
+from .identity import NO_CARD, CardId, Identity
 
 if TYPE_CHECKING:
-    from .decisions import Continuation, Decision, Task
-    from .events import Record
+    from .config import GameConfig
+    from .decisions import Continuation, Decision
+    from .events import Event
+    from .rules import GameRules
 
-Phase = Literal["placement", "resolution", "end"]
-PLACEMENT: Phase = "placement"
-RESOLUTION: Phase = "resolution"
-END: Phase = "end"  # docs/rulings.md P8: the game's end is a phase
-LAST_ROUND = 6
-PILES = ("hands", "set_aside", "reserve", "discarded", "eliminated")
+PLACEMENT: Final = "placement"
+RESOLUTION: Final = "resolution"
+END: Final = "end"  # docs/rulings.md P8: the game's end is a phase
+PHASES: Final = (PLACEMENT, RESOLUTION, END)
+LAST_ROUND: Final = 6
+#: The per-family zones, by name.
+PILES: Final = ("hands", "set_aside", "reserve", "discarded", "eliminated")
+
+#: The event log: the newest event and the log before it (None: empty). Appending
+#: is one tuple, and a clone or an observation shares the log it has.
+Log = tuple[Any, "Event"] | None
+#: A read-only mapping: the state's mappings are replaced, never changed, so one can be
+#: handed out as it is.
+Frozen = MappingProxyType
+Zone = Frozen[str, tuple[CardId, ...]]
+_NONE: Frozen[Any, Any] = MappingProxyType({})
 
 
 class State:
-    """The data of a game. :class:`~oriflamme.Game` adds the rules that change it."""
+    """The data of one game. The engine (:mod:`.engine`) is what changes it."""
 
     __slots__ = (
         "acting",
         "acting_gone",
         "bribes",
+        "cards",
         "config",
         "direction",
         "discarded",
         "eliminated",
         "families",
-        "family_of",
         "first",
+        "hand_counts",
         "hands",
+        "identity",
         "influence",
-        "key_of",
         "log",
         "pending",
         "phase",
         "placed",
+        "public",
         "queue",
+        "recording",
         "reserve",
         "resume",
         "revealing",
         "round",
         "rules",
         "set_aside",
+        "set_aside_counts",
         "tasks",
         "tokens",
         "up",
         "walk",
     )
 
-    # Shared, never changed after creation.
+    # Fixed for the game, shared by clones.
     rules: GameRules
     config: GameConfig
+    cards: tuple[str, ...]  # the card list every family holds (RULINGS G1)
     families: tuple[str, ...]  # seat order, clockwise
-    family_of: dict[str, str]  # card id -> its printed family (original owner)
-    key_of: dict[str, str]  # card id -> card key
+    identity: Identity
     direction: str  # which way the Resolution Direction tile points (display only)
+    recording: bool  # whether events are kept in the log
 
     # The position.
-    queue: list[tuple[str, ...]]  # in resolution order; each stack bottom first
-    up: set[str]  # face-up cards in the queue
-    tokens: dict[str, int]  # cards with tokens on them
-    bribes: dict[str, str]  # card -> family whose Bribery token it carries
-    hands: dict[str, tuple[str, ...]]
-    set_aside: dict[str, tuple[str, ...]]
-    reserve: dict[str, tuple[str, ...]]
-    discarded: dict[str, tuple[str, ...]]  # piles in front of each ORIGINAL owner
-    eliminated: dict[str, tuple[str, ...]]
-    influence: dict[str, int]
+    queue: tuple[tuple[CardId, ...], ...]  # resolution order; each stack bottom first
+    up: int  # bit ``card`` set: that card is face up in the queue
+    tokens: Frozen[CardId, int]  # cards with tokens on them
+    bribes: Frozen[CardId, str]  # card -> family whose Bribery token it carries
+    hands: Zone
+    set_aside: Zone
+    reserve: Zone
+    discarded: Zone  # piles in front of each ORIGINAL owner
+    eliminated: Zone
+    influence: Frozen[str, int]
+    public: Frozen[CardId, str]  # the key of every card all families have seen
+    # How many cards each family holds in hand and set aside, by seat: what every
+    # family sees of the others' hands; kept by set_zone, for cheap observations.
+    hand_counts: tuple[int, ...]
+    set_aside_counts: tuple[int, ...]
 
-    # Where the game is.
+    # Where the rules are.
     round: int
-    phase: Phase
+    phase: str
     first: int  # seat of the First Player this round
     placed: int  # families whose placement turn has passed this round
     walk: int  # resolution: the acting position, or the next one to resolve
-    acting: str | None  # the card whose turn it is in the walk
+    acting: CardId  # the card whose turn it is in the walk (NO_CARD: none)
     acting_gone: bool  # the acting card's position has left the queue (RULINGS R8)
-    revealing: str | None  # the acting card was revealed this turn
+    revealing: CardId  # the acting card, if its owner revealed it this turn
     pending: Decision | None  # the question the game waits on
-    resume: Continuation | None  # how an ability goes on once it is answered; None for
-    # a placement or a reveal, which the engine answers itself
-    tasks: list[Task]
-    log: list[Record]
+    resume: Continuation | None  # how an ability goes on once it is answered
+    tasks: tuple[Continuation, ...]  # work waiting for the current ability, last on top
+    log: Log
 
-    def clone(self) -> Any:
-        """An independent copy: changing one never changes the other."""
+    @classmethod
+    def empty(
+        cls,
+        rules: GameRules,
+        config: GameConfig,
+        identity: Identity,
+        *,
+        cards: tuple[str, ...],
+        direction: str,
+        recording: bool = True,
+    ) -> State:
+        """A table for ``config``'s families: round 1, placement, nothing anywhere."""
+        state = cls()
+        state.rules = rules
+        state.config = config
+        state.cards = cards
+        state.families = config.families
+        state.identity = identity
+        state.direction = direction
+        state.recording = recording
+        state.queue = ()
+        state.up = 0
+        state.tokens = _NONE
+        state.bribes = _NONE
+        empty: Zone = MappingProxyType(dict.fromkeys(config.families, ()))
+        state.set_zone("hands", empty)
+        state.set_zone("set_aside", empty)
+        state.reserve = empty
+        state.discarded = empty
+        state.eliminated = empty
+        state.influence = MappingProxyType(dict.fromkeys(config.families, 1))  # RULINGS G2
+        state.public = _NONE
+        state.round = 1
+        state.phase = PLACEMENT
+        state.first = 0
+        state.placed = 0
+        state.walk = 0
+        state.acting = NO_CARD
+        state.acting_gone = False
+        state.revealing = NO_CARD
+        state.pending = None
+        state.resume = None
+        state.tasks = ()
+        state.log = None
+        return state
+
+    def clone(self) -> State:
+        """An independent copy: the slots are copied, the containers shared (never changed)."""
         # Spelled out slot by slot: search clones often, and a loop over the slots
         # with getattr and setattr costs about twice as much.
-        other = object.__new__(type(self))
+        other = State()
         other.rules = self.rules
         other.config = self.config
+        other.cards = self.cards
         other.families = self.families
-        other.family_of = self.family_of
-        other.key_of = self.key_of
+        other.identity = self.identity
         other.direction = self.direction
-        other.queue = self.queue.copy()
-        other.up = self.up.copy()
-        other.tokens = self.tokens.copy()
-        other.bribes = self.bribes.copy()
-        other.hands = self.hands.copy()
-        other.set_aside = self.set_aside.copy()
-        other.reserve = self.reserve.copy()
-        other.discarded = self.discarded.copy()
-        other.eliminated = self.eliminated.copy()
-        other.influence = self.influence.copy()
+        other.recording = self.recording
+        other.queue = self.queue
+        other.up = self.up
+        other.tokens = self.tokens
+        other.bribes = self.bribes
+        other.hands = self.hands
+        other.set_aside = self.set_aside
+        other.reserve = self.reserve
+        other.discarded = self.discarded
+        other.eliminated = self.eliminated
+        other.influence = self.influence
+        other.public = self.public
+        other.hand_counts = self.hand_counts
+        other.set_aside_counts = self.set_aside_counts
         other.round = self.round
         other.phase = self.phase
         other.first = self.first
@@ -126,21 +198,60 @@ class State:
         other.revealing = self.revealing
         other.pending = self.pending
         other.resume = self.resume
-        other.tasks = self.tasks.copy()
-        other.log = self.log.copy()
+        other.tasks = self.tasks
+        other.log = self.log
         return other
 
-    def restore(self, other: State) -> None:
-        """Become exactly ``other`` (a clone taken earlier): every slot, taken over."""
-        for slot in State.__slots__:
-            setattr(self, slot, getattr(other, slot))
-
-    def pile(self, name: str) -> dict[str, tuple[str, ...]]:
+    def zone(self, name: str) -> Zone:
         """One of the per-family zones by name: ``hands``, ``set_aside``, ``reserve``..."""
-        if name not in PILES:
-            raise KeyError(name)
-        return getattr(self, name)  # type: ignore[no-any-return]
+        if name == "hands":
+            return self.hands
+        if name == "set_aside":
+            return self.set_aside
+        if name == "reserve":
+            return self.reserve
+        if name == "discarded":
+            return self.discarded
+        if name == "eliminated":
+            return self.eliminated
+        raise KeyError(name)
 
-    @property
-    def first_player(self) -> str:
-        return self.families[self.first]
+    def set_zone(self, name: str, zone: Zone) -> None:
+        """Make ``zone`` (its families in seat order) the zone called ``name``."""
+        if name == "hands":
+            self.hands = zone
+            self.hand_counts = tuple(map(len, zone.values()))
+        elif name == "set_aside":
+            self.set_aside = zone
+            self.set_aside_counts = tuple(map(len, zone.values()))
+        elif name == "reserve":
+            self.reserve = zone
+        elif name == "discarded":
+            self.discarded = zone
+        elif name == "eliminated":
+            self.eliminated = zone
+        else:
+            raise KeyError(name)
+
+    def events(self) -> tuple[Event, ...]:
+        """The log, oldest event first."""
+        return log_events(self.log)
+
+    def owner(self, card: CardId) -> str:
+        """The family that owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
+        bribes = self.bribes
+        if bribes:
+            briber = bribes.get(card)
+            if briber is not None:
+                return briber
+        return self.identity.colours[card]
+
+
+def log_events(log: Log) -> tuple[Event, ...]:
+    """The events of ``log``, oldest first."""
+    found: list[Event] = []
+    while log is not None:
+        log, event = log
+        found.append(event)
+    found.reverse()
+    return tuple(found)

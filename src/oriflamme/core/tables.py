@@ -1,28 +1,29 @@
 """Collecting what plugins provide into tables keyed by name, once per registry.
 
-Each plugin's contribution (card sets, abilities, variants, observers) is read on
-its own: a plugin whose hook fails or whose card YAML is malformed is left out
-and reported, and the others still load. Two plugins that claim the same card
-set, card key, ability or variant are an error naming both: neither can be
-chosen silently. Everything is ordered by plugin name, never by registration.
+Each plugin's contribution (card sets, abilities, variants, decision kinds) is read on
+its own, through pluggy (a hook caller that leaves the other plugins out), so pluggy's
+tracing sees every call: a plugin whose hook fails or whose card YAML is malformed is
+left out and reported, and the others still load. Two plugins that claim the same
+card set, card key, ability, variant or decision kind are an error naming both:
+neither can be chosen silently. Everything is ordered by plugin name, never by
+registration.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
+from types import CodeType
 from typing import Any
 
 import attrs
 import pluggy
 
-from . import hookspecs
 from .ability import Ability
 from .cardsets import CardDef, CardSet
 from .errors import OriflammeError, PluginError
+from .events import HOOKS as EVENT_HOOKS
+from .kinds import BUILTIN_KINDS, DecisionKind
 from .variants import Variant, VariantValue
-
-#: An observer: (plugin name, hook name, function taking game and event).
-Observer = tuple[str, str, Callable[[Any, Any], Any]]
 
 
 @attrs.frozen
@@ -33,6 +34,7 @@ class Contribution:
     sets: tuple[CardSet, ...] = ()
     abilities: Mapping[str, Ability] = attrs.field(factory=dict)
     variants: tuple[Variant, ...] = ()
+    kinds: tuple[DecisionKind, ...] = ()
     hooks: tuple[str, ...] = ()
 
 
@@ -43,26 +45,32 @@ class Tables:
     abilities: Mapping[str, Ability]
     ability_plugins: Mapping[str, str]  # card key -> the plugin that implements it
     variants: Mapping[str, Variant]
-    observers: Mapping[str, tuple[Observer, ...]]  # event kind -> observers
-    replacers: tuple[tuple[str, Any], ...]  # (plugin, replace_abilities implementation)
+    kinds: Mapping[str, DecisionKind]
+    observers: Mapping[str, Any]  # event kind -> pluggy hook caller of its observers
+    hook_plugins: Mapping[CodeType, str]  # event hook implementation's code -> plugin
+    observing: frozenset[str]  # plugins that implement an event hook
     contributions: Mapping[str, Contribution]
     left_out: Mapping[str, str]  # plugin -> why it was left out
 
     @classmethod
     def collect(cls, manager: pluggy.PluginManager) -> Tables:
-        impls = _impls_by_plugin(manager)
+        names = sorted(name for name, plugin in manager.list_name_plugin() if plugin is not None)
         contributions: dict[str, Contribution] = {}
         left_out: dict[str, str] = {}
-        for name in sorted(impls):
+        for name in names:
             try:
-                contributions[name] = _contribution(name, impls[name])
+                contributions[name] = _contribution(manager, name, names)
             except OriflammeError as exc:
                 left_out[name] = f"plugin {name!r} was left out: {exc}"
+        for name in left_out:
+            manager.unregister(name=name)  # its event hooks must not run either
         sets: dict[str, CardSet] = {}
         cards: dict[str, CardDef] = {}
         abilities: dict[str, Ability] = {}
         ability_plugins: dict[str, str] = {}
         variants: dict[str, Variant] = {}
+        kinds: dict[str, DecisionKind] = {kind.name: kind for kind in BUILTIN_KINDS}
+        kind_plugins: dict[str, str] = dict.fromkeys(kinds, "oriflamme")
         for name, part in contributions.items():
             for card_set in part.sets:
                 if card_set.name in sets:
@@ -96,37 +104,52 @@ class Tables:
                         f"{variants[variant.name].plugin!r} and {name!r}"
                     )
                 variants[variant.name] = variant
-        observers: dict[str, tuple[Observer, ...]] = {}
-        for kind, hook in hookspecs.EVENT_HOOKS.items():
-            found = tuple(
-                _observer(name, hook, impls[name][hook])
-                for name in contributions
-                if hook in impls[name]
-            )
-            if found:
-                observers[kind] = found
-        replacers = tuple(
-            (name, impls[name]["replace_abilities"])
-            for name in contributions
-            if "replace_abilities" in impls[name]
-        )
+            for asked in part.kinds:
+                if asked.name in kinds:
+                    raise PluginError(
+                        f"decision kind {asked.name!r} is provided by both "
+                        f"{kind_plugins[asked.name]!r} and plugin {name!r}"
+                    )
+                kinds[asked.name] = asked
+                kind_plugins[asked.name] = name
+        observers: dict[str, Any] = {}
+        hook_plugins: dict[CodeType, str] = {}
+        observing: set[str] = set()
+        for kind, hook in EVENT_HOOKS.items():
+            caller = getattr(manager.hook, hook)
+            impls = caller.get_hookimpls()
+            if impls:
+                observers[kind] = caller
+                for impl in impls:
+                    observing.add(impl.plugin_name)
+                    code = getattr(impl.function, "__code__", None)
+                    if code is not None:
+                        hook_plugins[code] = impl.plugin_name
         return cls(
             sets=sets,
             cards=cards,
             abilities=abilities,
             ability_plugins=ability_plugins,
             variants=variants,
+            kinds=kinds,
             observers=observers,
-            replacers=replacers,
+            hook_plugins=hook_plugins,
+            observing=frozenset(observing),
             contributions=contributions,
             left_out=left_out,
         )
 
-    def replacements(self, variants: Mapping[str, VariantValue]) -> dict[str, tuple[str, Ability]]:
+    def replacements(
+        self, manager: pluggy.PluginManager, variants: Mapping[str, VariantValue]
+    ) -> dict[str, tuple[str, Ability]]:
         """The abilities plugins replace for a game with ``variants``: key -> (plugin, ability)."""
         replaced: dict[str, tuple[str, Ability]] = {}
-        for name, impl in self.replacers:
-            given = _call(impl, "replace_abilities", variants=dict(variants)) or {}
+        for name in self.contributions:
+            if "replace_abilities" not in self.contributions[name].hooks:
+                continue
+            given = _call(manager, name, "replace_abilities", variants=dict(variants)) or {}
+            if not isinstance(given, Mapping):
+                raise PluginError(f"plugin {name!r}: replace_abilities must return a mapping")
             for key, ability in given.items():
                 if key not in self.abilities:
                     raise PluginError(
@@ -146,75 +169,82 @@ class Tables:
         return replaced
 
 
-def _impls_by_plugin(manager: pluggy.PluginManager) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {
-        name: {} for name, plugin in manager.list_name_plugin() if plugin is not None
-    }
-    for hook in hookspecs.HOOKS:
-        for impl in getattr(manager.hook, hook).get_hookimpls():
-            found[impl.plugin_name][hook] = impl
-    return found
+def _implemented(manager: pluggy.PluginManager, name: str) -> tuple[str, ...]:
+    plugin = manager.get_plugin(name)
+    return tuple(sorted(caller.name for caller in manager.get_hookcallers(plugin) or ()))
 
 
-def _contribution(name: str, impls: Mapping[str, Any]) -> Contribution:
+def _contribution(manager: pluggy.PluginManager, name: str, names: list[str]) -> Contribution:
+    hooks = _implemented(manager, name)
     sets = tuple(
-        _read_set(path, name)
-        for path in _call(impls.get("register_card_sets"), "register_card_sets") or ()
+        _read_set(path, name) for path in _sequence(manager, name, "register_card_sets", hooks)
     )
-    abilities = dict(_call(impls.get("register_abilities"), "register_abilities") or {})
+    abilities: dict[str, Ability] = {}
+    if "register_abilities" in hooks:
+        given = _call(manager, name, "register_abilities") or {}
+        if not isinstance(given, Mapping):
+            raise PluginError(
+                f"register_abilities must return a mapping of card key to Ability, "
+                f"not {type(given).__name__}"
+            )
+        abilities = dict(given)
     for key, ability in abilities.items():
         if not isinstance(ability, Ability):
             raise PluginError(
-                f"plugin {name!r}: the ability of {key!r} must be an "
-                f"oriflamme.Ability, not {type(ability).__name__}"
+                f"the ability of {key!r} must be an oriflamme.Ability, not {type(ability).__name__}"
             )
-    variants = tuple(
-        attrs.evolve(v, plugin=name)
-        for v in _call(impls.get("register_variants"), "register_variants") or ()
-    )
+    variants = []
+    for variant in _sequence(manager, name, "register_variants", hooks):
+        if not isinstance(variant, Variant):
+            raise PluginError(f"register_variants must return Variants, not {variant!r}")
+        variants.append(attrs.evolve(variant, plugin=name))
+    kinds = []
+    for kind in _sequence(manager, name, "register_decision_kinds", hooks):
+        if not isinstance(kind, DecisionKind) or not kind.name:
+            raise PluginError(
+                f"register_decision_kinds must return named DecisionKind objects, not {kind!r}"
+            )
+        kinds.append(kind)
     return Contribution(
-        plugin=name, sets=sets, abilities=abilities, variants=variants, hooks=tuple(sorted(impls))
+        plugin=name,
+        sets=sets,
+        abilities=abilities,
+        variants=tuple(variants),
+        kinds=tuple(kinds),
+        hooks=hooks,
     )
 
 
-def _call(impl: Any, hook: str, **arguments: Any) -> Any:
-    if impl is None:
-        return None
+def _sequence(
+    manager: pluggy.PluginManager, name: str, hook: str, hooks: tuple[str, ...]
+) -> tuple[Any, ...]:
+    if hook not in hooks:
+        return ()
+    given = _call(manager, name, hook) or ()
+    if isinstance(given, str | bytes) or not hasattr(given, "__iter__"):
+        raise PluginError(f"{hook} must return a list, not {type(given).__name__}")
+    return tuple(given)
+
+
+def _call(manager: pluggy.PluginManager, name: str, hook: str, **arguments: Any) -> Any:
+    """Call one plugin's implementation of ``hook``, through pluggy."""
+    others = [p for n, p in manager.list_name_plugin() if n != name and p is not None]
+    caller = manager.subset_hook_caller(hook, remove_plugins=others)
     try:
-        # pluggy lets an implementation take a subset of the arguments, by name.
-        return impl.function(**{name: arguments[name] for name in impl.argnames})
+        results = caller(**arguments)
     except OriflammeError as exc:
-        raise PluginError(f"plugin {impl.plugin_name!r}, hook {hook}: {exc}") from None
+        raise PluginError(f"hook {hook}: {exc}") from None
     except Exception as exc:
-        raise PluginError(
-            f"plugin {impl.plugin_name!r} failed in hook {hook}: {type(exc).__name__}: {exc}"
-        ) from exc
-
-
-def _observer(plugin: str, hook: str, impl: Any) -> Observer:
-    if impl.hookwrapper or impl.wrapper:
-        raise PluginError(
-            f"plugin {plugin!r}: hook {hook} cannot be a wrapper "
-            "(event hooks run in the order of plugin names)"
-        )
-    function = impl.function
-    names = tuple(impl.argnames)
-    if names == ("game", "event"):
-        return plugin, hook, function
-
-    def call(game: Any, event: Any) -> Any:
-        values = {"game": game, "event": event}
-        return function(**{name: values[name] for name in names})
-
-    return plugin, hook, call
+        raise PluginError(f"failed in hook {hook}: {type(exc).__name__}: {exc}") from exc
+    return results[0] if results else None
 
 
 def _read_set(path: Any, plugin: str) -> CardSet:
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, AttributeError) as exc:
-        raise PluginError(f"plugin {plugin!r}: cannot read card set {path}: {exc}") from None
+    except (OSError, AttributeError, UnicodeDecodeError) as exc:
+        raise PluginError(f"cannot read card set {path}: {exc}") from None
     try:
         return CardSet.from_yaml(text, path=str(path), plugin=plugin)
     except OriflammeError as exc:
-        raise PluginError(f"plugin {plugin!r}: {exc}") from None
+        raise PluginError(str(exc)) from None

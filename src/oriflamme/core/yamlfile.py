@@ -50,10 +50,12 @@ def _child(node: yaml.Node, key: Key) -> yaml.Node | None:
     if isinstance(node, yaml.MappingNode):
         for k, v in node.value:
             if isinstance(k, yaml.ScalarNode) and k.value == str(key):
-                return v  # type: ignore[no-any-return]
+                found: yaml.Node = v
+                return found
         return None
     if isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-        return node.value[key]  # type: ignore[no-any-return]
+        item: yaml.Node = node.value[key]
+        return item
     return None
 
 

@@ -7,7 +7,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from oriflamme import Ability, Game, Variant, hookimpl
+from oriflamme import Ability, Effects, Variant, hookimpl
 from oriflamme.events import Eliminated
 
 from .generous_heir import GENEROUS_HEIR, GenerousHeir
@@ -44,7 +44,7 @@ def replace_abilities(variants: Mapping[str, Any]) -> Mapping[str, Ability]:
 
 
 @hookimpl
-def card_eliminated(game: Game, event: Eliminated) -> None:
+def card_eliminated(game: Effects, event: Eliminated) -> None:
     # A changed rule: the engine has returned the tokens of the eliminated card to the
     # supply (RULINGS R5); with a bounty, the eliminator's owner takes them instead.
     if game.variant(BOUNTY.name) and event.face_down and event.tokens and event.by:

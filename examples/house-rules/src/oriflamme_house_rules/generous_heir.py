@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability, Variant
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 GENEROUS_HEIR = Variant(
     name="generous_heir",
@@ -20,7 +20,7 @@ GENEROUS_HEIR = Variant(
 class GenerousHeir(Ability):
     # The Heir's condition (RULINGS B-Heir): no OTHER face-up top card has the
     # acting card's name.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         name = game.key(card)
         if any(top != card and game.is_up(top) and game.key(top) == name for top in game.tops()):
             return

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Apothecary(Ability):
@@ -15,7 +15,7 @@ class Apothecary(Ability):
     # to another top card (not the Apothecary) owned by the Apothecary's owner,
     # face up or down. None: no effect. Gain 1; the elimination is the
     # Apothecary's (a Trap it hits discards it).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         family = game.owner(card)
         own = game.index(card)
         queue = game.queue
@@ -25,5 +25,5 @@ class Apothecary(Ability):
         ]
         game.ask_target(card, options, self.poison)
 
-    def poison(self, game: Game, card: str, position: int) -> None:
+    def poison(self, game: Effects, card: CardId, position: int) -> None:
         game.eliminate(game.top(position), by=card)

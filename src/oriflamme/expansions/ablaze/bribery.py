@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Bribery(Ability):
@@ -17,7 +17,7 @@ class Bribery(Ability):
     # on it is replaced. None: no effect. The engine discards the Bribery after
     # (discard_after_use), and game.discard / game.eliminate send a bribed card to
     # its original owner's eliminated pile.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         queue = game.queue
         options = [
             i
@@ -26,5 +26,5 @@ class Bribery(Ability):
         ]
         game.ask_target(card, options, self.bribe)
 
-    def bribe(self, game: Game, card: str, position: int) -> None:
+    def bribe(self, game: Effects, card: CardId, position: int) -> None:
         game.bribe(game.top(position), game.owner(card))

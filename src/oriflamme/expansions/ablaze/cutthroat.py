@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Cutthroat(Ability):
     # RULINGS A-Cutthroat.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         game.ask_target(card, game.adjacent(game.index(card)), self.strike)
 
-    def strike(self, game: Game, card: str, position: int) -> None:
+    def strike(self, game: Effects, card: CardId, position: int) -> None:
         family = game.owner(card)  # before anything can discard (and unbribe) it
         target = game.top(position)
         name = game.key(target)  # its name once turned face up, if it was face down

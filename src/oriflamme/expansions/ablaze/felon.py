@@ -7,12 +7,12 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Felon(Ability):
     # RULINGS A-Felon: per adjacent top card, its owner loses 1, the Felon's own
     # family included (G7: never below 0).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         for i in game.adjacent(game.index(card)):
             game.lose(game.owner(game.top(i)), 1, card)

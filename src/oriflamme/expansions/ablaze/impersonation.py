@@ -11,7 +11,7 @@ from oriflamme import Ability
 from .prince import TWIN
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 # Where a replacement may come from (RULINGS A-Impersonation); a Twin never from
 # the set-aside cards (it is never among them anyway: it waits in the reserve).
@@ -21,10 +21,10 @@ ZONES = ("discarded", "eliminated", "set_aside")
 class Impersonation(Ability):
     # RULINGS A-Impersonation. The engine discards it afterwards
     # (discard_after_use in cards/ablaze.yaml).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         game.ask_target(card, game.adjacent(game.index(card)), self.impersonate)
 
-    def impersonate(self, game: Game, card: str, position: int) -> None:
+    def impersonate(self, game: Effects, card: CardId, position: int) -> None:
         family = game.owner(card)
         target = game.top(position)
         # Owner at that moment, Bribery counting; alone in its position.
@@ -54,7 +54,7 @@ class Impersonation(Ability):
         game.insert(chosen, family, here + 1 if after else here, face_up=True)
 
     @staticmethod
-    def replacement(game: Game, family: str, key: str) -> tuple[str, str] | None:
+    def replacement(game: Effects, family: str, key: str) -> tuple[str, CardId] | None:
         """The family's own card named ``key`` and the zone it is in, if it has one.
 
         docs/rulings.md P13: a family holds one copy of each card, so there

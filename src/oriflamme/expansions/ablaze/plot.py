@@ -9,15 +9,20 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 GAIN, REPEAT = "gain", "repeat"
+#: The Plot's words for its choice, shown to the family asked.
+WORDS = {
+    GAIN: "gain: take 1 Influence for this token",
+    REPEAT: "repeat: return this token, and a Character of yours acts again",
+}
 
 
 class Plot(Ability):
     # RULINGS A-Plot. Revealing it gained nothing (reveal_tokens: ability): its
     # tokens wait on it for this ability.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         family = game.owner(card)
         tokens = game.tokens.get(card, 0)
         # Discard the Plot first: it is out of the queue for adjacency and targets
@@ -29,7 +34,7 @@ class Plot(Ability):
         self.activate_one(game, card, family)
 
     @staticmethod
-    def characters(game: Game, family: str) -> list[int]:
+    def characters(game: Effects, family: str) -> list[int]:
         """Positions whose top is a face-up Character ``family`` owns (by Bribery
         too: docs/rulings.md P15)."""
         return [
@@ -38,25 +43,35 @@ class Plot(Ability):
             if game.is_up(top) and game.is_character(top) and game.owner(top) == family
         ]
 
-    def activate_one(self, game: Game, card: str, family: str) -> None:
+    def activate_one(self, game: Effects, card: CardId, family: str) -> None:
         # None: no effect (and the tokens will be gained).
         game.ask(family, "target", self.characters(game, family), self.apply, card)
 
-    def apply(self, game: Game, card: str, position: int) -> None:
+    def apply(self, game: Effects, card: CardId, position: int) -> None:
         character = game.top(position)
         # The Character acts as itself: its position, its name, its owner.
         game.apply_ability(game.key(character), character)
 
-    def spend(self, game: Game, card: str, family: str, left: int) -> None:
+    def spend(self, game: Effects, card: CardId, family: str, left: int) -> None:
         """Token by token, once the previous activation is fully resolved."""
         if left <= 0:
             return
         if not self.characters(game, family):
             game.gain(family, left, card)  # docs/rulings.md P18: nothing to repeat
             return
-        game.ask(family, "choose", (GAIN, REPEAT), self.spent, card, family, left)
+        game.ask(
+            family,
+            "choose",
+            (GAIN, REPEAT),
+            self.spent,
+            card,
+            family,
+            left,
+            question=f"Your Plot: {left} token{'s' * (left != 1)} left. Gain 1, or repeat?",
+            labels=WORDS,
+        )
 
-    def spent(self, game: Game, card: str, family: str, left: int, choice: str) -> None:
+    def spent(self, game: Effects, card: CardId, family: str, left: int, choice: str) -> None:
         if choice == GAIN:
             game.gain(family, 1, card)
             self.spend(game, card, family, left - 1)

@@ -9,13 +9,13 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 PRINCE = "prince"
 TWIN = "twin"
 
 
-def discard_partners(game: Game, partner: str, family: str) -> None:
+def discard_partners(game: Effects, partner: str, family: str) -> None:
     """RULINGS A-Prince/Twin link: discard every top card named ``partner`` that
     ``family`` owns now (Bribery counts); covered copies stay. Discarding is not
     eliminating, so nothing chains."""
@@ -30,7 +30,7 @@ class Prince(Ability):
     # docs/rulings.md P10: a Shapeshifter copying a Prince, even on the
     # turn it is revealed, only gains 1: the text speaks of revealing "your
     # Prince", and the card revealed is a Shapeshifter.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         family = game.owner(card)
         twins = [c for c in game.reserve[family] if game.key(c) == TWIN]
         if game.key(card) != PRINCE or not game.revealed_now(card) or not twins:
@@ -45,12 +45,12 @@ class Prince(Ability):
         ]
         game.ask(family, "twin", options, self.place_twin, card, twins[0])
 
-    def place_twin(self, game: Game, card: str, twin: str, at: str | int) -> None:
+    def place_twin(self, game: Effects, card: CardId, twin: CardId, at: str | int) -> None:
         family = game.owner(card)
         game.take("reserve", family, twin)
         # Placed ahead of the walk, it resolves this round (RULINGS A-Prince, R8).
         game.put(twin, family, at, face_up=True)
         game.gain(family, 1, card)
 
-    def eliminated(self, game: Game, card: str, by: str | None, owner: str) -> None:
+    def eliminated(self, game: Effects, card: CardId, by: CardId | None, owner: str) -> None:
         discard_partners(game, TWIN, owner)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Schemer(Ability):
@@ -15,7 +15,7 @@ class Schemer(Ability):
     # docs/rulings.md P11: "this card" is the acting card, so a Shapeshifter
     # copying a Schemer next to a stack discards itself. P17: its own position is
     # not adjacent to it, so a Schemer on top of a stack may still gain 2.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         queue = game.queue
         if any(len(queue[i]) > 1 for i in game.adjacent(game.index(card))):
             game.discard(card)

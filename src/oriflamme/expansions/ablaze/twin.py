@@ -10,15 +10,15 @@ from oriflamme import Ability
 from .prince import PRINCE, discard_partners
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Twin(Ability):
     # RULINGS A-Twin. It enters the queue only through a Prince (prince.py) or an
     # Impersonation (impersonation.py); cards/ablaze.yaml keeps it in the reserve.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         game.gain(game.owner(card), 1, card)
 
     # RULINGS A-Prince/Twin link: every Prince its owner owns, on top, is discarded.
-    def eliminated(self, game: Game, card: str, by: str | None, owner: str) -> None:
+    def eliminated(self, game: Effects, card: CardId, by: CardId | None, owner: str) -> None:
         discard_partners(game, PRINCE, owner)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability, Variant
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 OWN_ELIMINATION = Variant(
     name="ambush_own_elimination",
@@ -22,12 +22,12 @@ OWN_ELIMINATION = Variant(
 class Ambush(Ability):
     # Revealed by its owner: its tokens went to the supply (reveal_tokens:
     # supply), it gains 1 here, and the engine discards it (discard_after_use).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         game.gain(game.owner(card), 1, card)
 
     # RULINGS B-Ambush, eliminated. The eliminator has already gained its 1 and
     # the Ambush's tokens went to the supply with the elimination (R5).
-    def eliminated(self, game: Game, card: str, by: str | None, owner: str) -> None:
+    def eliminated(self, game: Effects, card: CardId, by: CardId | None, owner: str) -> None:
         if by is None:
             return
         if game.owner(by) != owner:

@@ -7,13 +7,13 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class Lord(Ability):
     # RULINGS B-Lord: adjacent TOP cards owned by the Lord's owner, face up or
     # down (Polish note: only the top of a stack counts).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         owner = game.owner(card)
         queue = game.queue
         bonus = sum(1 for i in game.adjacent(game.index(card)) if game.owner(queue[i][-1]) == owner)

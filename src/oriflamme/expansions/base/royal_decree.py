@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 
 class RoyalDecree(Ability):
@@ -16,13 +16,13 @@ class RoyalDecree(Ability):
     # card under it becomes the top. The Decree stays where it is during the
     # move and is discarded afterwards (discard_after_use), and the walk goes on
     # from its position (R8).
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         own = game.index(card)
         game.ask_target(
             card, [i for i in range(len(game.queue)) if i != own], self.choose_destination
         )
 
-    def choose_destination(self, game: Game, card: str, position: int) -> None:
+    def choose_destination(self, game: Effects, card: CardId, position: int) -> None:
         target = game.top(position)
         alone = len(game.queue[position]) == 1
         # FORMAT.md: `to` is the index the card has once moved, the Decree still
@@ -32,5 +32,5 @@ class RoyalDecree(Ability):
         options = [to for to in range(positions_left + 1) if not (alone and to == position)]
         game.ask(game.owner(card), "move", options, self.move, card, target)
 
-    def move(self, game: Game, card: str, target: str, to: int) -> None:
+    def move(self, game: Effects, card: CardId, target: CardId, to: int) -> None:
         game.move(target, to)

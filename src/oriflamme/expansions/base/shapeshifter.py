@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 from oriflamme import Ability
 
 if TYPE_CHECKING:
-    from oriflamme import Game
+    from oriflamme import CardId, Effects
 
 KEY = "shapeshifter"
 
@@ -17,7 +17,7 @@ class Shapeshifter(Ability):
     # Shapeshifter (copying one does nothing: Polish note). Its ability applies
     # with the Shapeshifter acting: its position, its name, its owner. Nothing
     # to copy: no effect.
-    def activate(self, game: Game, card: str) -> None:
+    def activate(self, game: Effects, card: CardId) -> None:
         options = [
             i
             for i in game.adjacent(game.index(card))
@@ -25,5 +25,5 @@ class Shapeshifter(Ability):
         ]
         game.ask_target(card, options, self.copy)
 
-    def copy(self, game: Game, card: str, position: int) -> None:
+    def copy(self, game: Effects, card: CardId, position: int) -> None:
         game.apply_ability(game.key(game.top(position)), card)

@@ -1,0 +1,411 @@
+"""What abilities and event hooks may do to a game: the rulebook's verbs, read-only
+questions about the table, and ``ask``.
+
+An ability receives an :class:`Effects` (its ``game`` argument). Everything it reads
+is immutable (tuples, read-only mappings), and everything it changes goes through a
+verb here, which records its event and tells the observers. Cards are card ids (see
+:mod:`.identity`); positions are queue indices, 0 resolving first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from .decisions import FIRST, LAST, Answer, At, Decision, Placements
+from .errors import OriflammeError, PluginError
+from .events import Bribed, Discarded, Eliminated, Event, Gained, Lost, Moved, Placed, Stolen
+from .identity import NO_CARD, CardId
+from .queue import Queue
+from .rules import GameRules
+from .saveable import saveable
+from .state import Frozen, State
+from .variants import VariantValue
+
+#: A method of a registered ability, continued with by name: ``then(game, card, *args)``.
+AbilityMethod = Callable[..., None]
+
+
+class Effects(Queue):
+    """The game, as a card's ability or an event hook sees it and acts on it."""
+
+    # Who and what.
+
+    def colour(self, card: CardId) -> str:
+        """The family printed on ``card``: its original owner (its back shows it)."""
+        return self._state.identity.colours[card]
+
+    def owner(self, card: CardId) -> str:
+        """The family that owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
+        return self._state.owner(card)
+
+    def key(self, card: CardId) -> str:
+        """The card key (its name) of ``card``."""
+        return self._state.identity.keys[card]
+
+    def is_up(self, card: CardId) -> bool:
+        """Whether ``card`` is face up in the queue."""
+        return bool(self._state.up >> card & 1)
+
+    def is_character(self, card: CardId) -> bool:
+        return self._state.identity.keys[card] in self.rules.characters
+
+    def tokens_on(self, card: CardId) -> int:
+        """The Influence tokens on ``card`` (only a face-down queue card has any)."""
+        return self._state.tokens.get(card, 0)
+
+    @property
+    def tokens(self) -> Mapping[CardId, int]:
+        """The cards with tokens on them, and how many."""
+        return self._state.tokens
+
+    @property
+    def influence(self) -> Mapping[str, int]:
+        """Each family's Influence."""
+        return self._state.influence
+
+    def pile(self, zone: str) -> Mapping[str, tuple[CardId, ...]]:
+        """A per-family zone by name: ``hands``, ``set_aside``, ``reserve``, ``discarded``
+        or ``eliminated``; each family's cards, in order."""
+        return self._state.zone(zone)
+
+    @property
+    def hands(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("hands")
+
+    @property
+    def set_aside(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("set_aside")
+
+    @property
+    def reserve(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("reserve")
+
+    @property
+    def discarded(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("discarded")
+
+    @property
+    def eliminated(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("eliminated")
+
+    def variant(self, name: str) -> VariantValue:
+        """The value of rules variant ``name`` in this game."""
+        return self.rules.variants[name]
+
+    def revealed_now(self, card: CardId) -> bool:
+        """Whether ``card`` was revealed by its owner this turn (not already face up)."""
+        return self._state.revealing == card
+
+    # Influence (RULINGS G7: it never goes below 0).
+
+    def gain(self, family: str, amount: int, card: CardId | None = None) -> None:
+        """``family`` gains ``amount`` Influence from the supply (because of ``card``)."""
+        if amount > 0:
+            s = self._state
+            influence = s.influence.copy()
+            influence[family] += amount
+            s.influence = Frozen(influence)
+            if self._emitting:
+                self._emit(Gained(family, amount, card))
+
+    def lose(self, family: str, amount: int, card: CardId | None = None) -> int:
+        """``family`` loses up to ``amount`` to the supply; returns what it lost."""
+        s = self._state
+        taken = min(amount, s.influence[family])
+        if taken > 0:
+            influence = s.influence.copy()
+            influence[family] -= taken
+            s.influence = Frozen(influence)
+            if self._emitting:
+                self._emit(Lost(family, taken, card))
+        return taken
+
+    def steal(self, thief: str, victim: str, amount: int, card: CardId | None = None) -> int:
+        """``thief`` takes up to ``amount`` from ``victim``; returns what was taken.
+
+        RULINGS B-Spy: stealing from yourself changes nothing.
+        """
+        if thief == victim:
+            return 0
+        s = self._state
+        taken = min(amount, s.influence[victim])
+        if taken > 0:
+            influence = s.influence.copy()
+            influence[victim] -= taken
+            influence[thief] += taken
+            s.influence = Frozen(influence)
+            if self._emitting:
+                self._emit(Stolen(thief, victim, taken, card))
+        return taken
+
+    # Cards leaving the queue.
+
+    def eliminate(self, card: CardId, by: CardId | None, *, gain: bool = True) -> None:
+        """Eliminate top card ``card``, by card ``by`` (RULINGS R5).
+
+        It is turned face up, its tokens go back to the supply, it goes to its
+        original owner's eliminated pile (a Bribery token on it is removed), and the
+        owner of ``by`` gains 1 unless ``gain`` is False (the Cutthroat counts its
+        own). Its ability does not apply; only its reaction, if it has one.
+        """
+        s = self._state
+        position = self.index(card)
+        owner = s.owner(card)
+        # The eliminator's owner, read now: a card that eliminates itself loses its
+        # Bribery token with it, and its briber still gains (RULINGS R3, R5).
+        eliminator = s.owner(by) if by is not None else None
+        face_down = not s.up >> card & 1
+        tokens = self._leave_queue(position, card)
+        self._to_pile("eliminated", card)
+        event = Eliminated(card, by, owner, tokens, face_down)
+        if s.recording:
+            s.log = (s.log, event)  # logged before the gain it causes
+        if gain and eliminator is not None:
+            self.gain(eliminator, 1, by)
+        self._observe(event)  # docs/rulings.md P7: once the eliminator has gained
+        reaction = self.rules.reactions.get(s.identity.keys[card])
+        if reaction is not None:
+            reaction.eliminated(self, card, by, owner)
+
+    def discard(self, card: CardId) -> None:
+        """Discard top card ``card`` from the queue into its original owner's pile.
+
+        A card that carried a Bribery token goes to the eliminated pile instead
+        (RULINGS A-Bribery). Tokens on it go back to the supply.
+        """
+        s = self._state
+        owner = s.owner(card)
+        bribed = card in s.bribes
+        self._leave_queue(self.index(card), card)
+        pile = "eliminated" if bribed else "discarded"
+        self._to_pile(pile, card)
+        if self._emitting:
+            self._emit(Discarded(card, owner, pile))
+
+    def discard_attacker(self, card: CardId) -> None:
+        """Discard ``card``, a card that eliminated a card reacting to it (an Ambush,
+        a Trap), if it is still on top in the queue. It is discarded, not eliminated:
+        nothing reacts to it."""
+        if self.position(card) is not None:
+            self.discard(card)
+
+    def _leave_queue(self, position: int, card: CardId) -> int:
+        """Take top card ``card`` out of the queue: face, tokens and Bribery token go."""
+        s = self._state
+        self._remove_top(position)
+        s.up &= ~(1 << card)
+        tokens = 0
+        if card in s.tokens:
+            remaining = s.tokens.copy()
+            tokens = remaining.pop(card)
+            s.tokens = Frozen(remaining)
+        if card in s.bribes:
+            bribes = s.bribes.copy()
+            del bribes[card]
+            s.bribes = Frozen(bribes)
+        return tokens
+
+    def _to_pile(self, pile: str, card: CardId) -> None:
+        s = self._state
+        family = s.identity.colours[card]  # piles lie in front of the ORIGINAL owner
+        zone = s.zone(pile).copy()
+        zone[family] = (*zone[family], card)
+        s.set_zone(pile, Frozen(zone))
+        self._publish(card)
+
+    def _publish(self, card: CardId) -> None:
+        """Every family has now seen ``card`` face up: its key is public for good."""
+        s = self._state
+        if card not in s.public:
+            public = s.public.copy()
+            public[card] = s.identity.keys[card]
+            s.public = Frozen(public)
+
+    # Cards moving within or into the queue.
+
+    def move(self, card: CardId, to: int) -> None:
+        """Move top card ``card`` to be a new position at index ``to`` once moved.
+
+        It keeps its face and tokens; the card under it, if any, becomes the top.
+        """
+        source = self.index(card)
+        self._remove_top(source)
+        self._insert_position(to, card)
+        if self._emitting:
+            self._emit(Moved(card, source, to, self.is_up(card)))
+
+    def put(self, card: CardId, family: str, at: At, *, face_up: bool = False) -> None:
+        """Put ``card`` (already out of its zone) into the queue for ``family``.
+
+        ``at`` is ``"first"``, ``"last"`` or the index of a position to stack on.
+        """
+        if at == FIRST:
+            self.insert(card, family, 0, face_up=face_up)
+        elif at == LAST:
+            self.insert(card, family, len(self._state.queue), face_up=face_up)
+        else:
+            index = int(at)
+            on = self._state.queue[index][-1]
+            self._stack_on(index, card)
+            self._face(card, face_up)
+            if self._emitting:
+                self._emit(Placed(family, card, index, on, face_up))
+
+    def insert(self, card: CardId, family: str, index: int, *, face_up: bool = False) -> None:
+        """Put ``card`` into the queue as a new position at ``index``, for ``family``.
+
+        The walk treats it like any card placed ahead of or behind it (RULINGS R8).
+        """
+        self._insert_position(index, card)
+        self._face(card, face_up)
+        if self._emitting:
+            self._emit(Placed(family, card, index, None, face_up))
+
+    def _face(self, card: CardId, up: bool) -> None:
+        if up:
+            self._state.up |= 1 << card
+            self._publish(card)
+
+    def bribe(self, card: CardId, family: str) -> None:
+        """Put ``family``'s Bribery token on ``card``, replacing any other (RULINGS A-Bribery).
+
+        The card now belongs to ``family`` (R3) until it leaves the queue.
+        """
+        s = self._state
+        bribes = s.bribes.copy()
+        bribes[card] = family
+        s.bribes = Frozen(bribes)
+        if self._emitting:
+            self._emit(Bribed(card, family))
+
+    def take(self, zone: str, family: str, card: CardId) -> None:
+        """Take ``card`` out of ``family``'s ``zone`` (hands, reserve, discarded...)."""
+        s = self._state
+        piles = s.zone(zone).copy()
+        cards = piles[family]
+        index = cards.index(card)
+        piles[family] = cards[:index] + cards[index + 1 :]
+        s.set_zone(zone, Frozen(piles))
+
+    def apply_ability(self, key: str, card: CardId) -> None:
+        """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot)."""
+        self.rules.ability(key).activate(self, card)
+
+    # Questions, and work to do after them.
+
+    def ask(
+        self,
+        family: str,
+        kind: str,
+        options: Sequence[Answer],
+        then: AbilityMethod,
+        card: CardId,
+        *args: Any,
+        question: str | None = None,
+        labels: Mapping[Any, str] | None = None,
+    ) -> None:
+        """Ask ``family`` a question of ``kind`` among ``options``, then call ``then``.
+
+        ``then(game, card, *args, answer)`` is called with the answer; it must be a
+        method of a registered ability, and ``args`` must be saveable (None, bools,
+        numbers, strings, and tuples or lists of them): a game waiting on a question
+        can be cloned and saved. RULINGS R4: with no option nothing happens; with
+        exactly one it is applied without asking, after the code that follows the
+        ``ask`` (always: whatever the count, the continuation runs after it).
+        ``question`` and ``labels`` (option -> words) word it for a person.
+        """
+        s = self._state
+        if self._observing:
+            raise PluginError(
+                f"an observer of {self._observing} asked a {kind} question; hooks may not ask"
+            )
+        if kind not in self.rules.kinds:
+            known = ", ".join(sorted(self.rules.kinds))
+            raise PluginError(f"ask: unknown decision kind {kind!r} (known kinds: {known})")
+        if s.pending is not None:
+            raise PluginError(
+                f"ask: {s.pending.family} is already asked a {s.pending.kind} question; "
+                "an ability asks one question at a time, as the last thing it does"
+            )
+        key = self._ability_key(then)
+        checked = saveable(args, f"the arguments of {key}.{then.__name__}")
+        chosen = options if isinstance(options, Placements) else tuple(options)
+        if not chosen:
+            return
+        if len(chosen) == 1:
+            s.tasks = (*s.tasks, (key, then.__name__, card, (*checked, chosen[0])))
+            return
+        words = None
+        if labels is not None:
+            words = tuple(str(labels.get(option, option)) for option in chosen)
+        s.pending = Decision(family, kind, chosen, card, question, words)
+        s.resume = (key, then.__name__, card, checked)
+
+    def ask_target(
+        self, card: CardId, positions: Sequence[int], then: AbilityMethod, *args: Any
+    ) -> None:
+        """Ask ``card``'s owner to choose one of the top cards at ``positions``."""
+        self.ask(self.owner(card), "target", positions, then, card, *args)
+
+    def then(self, then: AbilityMethod, card: CardId, *args: Any) -> None:
+        """Call ``then(game, card, *args)`` once the work started after this call is done."""
+        key = self._ability_key(then)
+        checked = saveable(args, f"the arguments of {key}.{then.__name__}")
+        s = self._state
+        s.tasks = (*s.tasks, (key, then.__name__, card, checked))
+
+    def _ability_key(self, method: AbilityMethod) -> str:
+        # A continuation is stored by name (ability key, method name) so that a game
+        # waiting on it can be cloned and saved.
+        key = self.rules.ability_keys.get(id(getattr(method, "__self__", None)))
+        if key is None or method.__name__.startswith("_"):
+            raise PluginError(
+                f"{method!r} is not a public method of a registered ability: "
+                "ask() and then() continue with one, by name"
+            )
+        return key
+
+    # Events.
+
+    def _emit(self, event: Event) -> None:
+        """Record ``event`` in the log and tell the plugins that observe its kind."""
+        s = self._state
+        if s.recording:
+            s.log = (s.log, event)
+        self._observe(event)
+
+    def _observe(self, event: Event) -> None:
+        hook = self.rules.observers.get(event.kind)
+        if hook is None:
+            return
+        observing = self._observing
+        self._observing = event.kind
+        try:
+            hook(game=self, event=event)
+        except OriflammeError:
+            raise
+        except Exception as exc:
+            plugin = self.rules.hook_plugin(exc)
+            raise PluginError(
+                f"plugin {plugin!r} failed observing {event.kind} "
+                f"({event!r}): {type(exc).__name__}: {exc}"
+            ) from exc
+        finally:
+            self._observing = observing
+
+    @property
+    def acting(self) -> CardId | None:
+        """The card whose turn it is in the resolution phase, if any."""
+        acting = self._state.acting
+        return None if acting == NO_CARD else acting
+
+    def __init__(self, state: State, rules: GameRules) -> None:
+        self._bind(state, rules)
+
+    def _bind(self, state: State, rules: GameRules) -> None:
+        self._state = state
+        self.rules = rules
+        # Events are built only when someone reads them: the log, or an observer.
+        self._emitting = state.recording or bool(rules.observers)
+        self._observing = ""  # the kind of event whose hooks are running: they may not ask

@@ -1,0 +1,200 @@
+"""The engine: the placement phase and the resolution phase, run as a loop that stops
+whenever a family must answer.
+
+Work in progress is kept as data, so a game can be cloned or saved at any question:
+``pending`` is the question, ``resume`` how an ability goes on once it is answered,
+and ``tasks`` a stack of work waiting for the current ability to finish. A task names
+a registered ability's public method, or one of the engine's own steps
+(:data:`STEPS`); nothing else can be continued with, also from a save.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .cardsets import RevealTokens
+from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements
+from .effects import Effects
+from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
+from .identity import NO_CARD, CardId
+from .rules import INERT
+from .scoring import final_scores, winners
+from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION, Frozen
+
+#: The engine's own steps that a task may name (ability key None).
+STEPS = frozenset({"finish"})
+_FINISH = "finish"
+
+
+class Engine(Effects):
+    """Runs a game's rules on its state. Abilities see it as :class:`Effects`."""
+
+    def apply(self, decision: Decision, answer: Answer) -> None:
+        """Apply a checked ``answer`` to the pending ``decision`` and play on."""
+        s = self._state
+        s.pending = None
+        kind = decision.kind
+        card = decision.card
+        if kind == "reveal":
+            assert card is not None
+            if answer:
+                self._reveal(card)
+            else:
+                self._decline(card)
+        elif kind == "place":
+            assert isinstance(answer, Placement)
+            self._place(decision.family, answer)
+        else:
+            resume = s.resume
+            assert resume is not None
+            s.resume = None
+            key, name, acting, args = resume
+            self._continue(key, name, acting, (*args, answer))
+        self.run()
+
+    def _continue(self, key: str | None, name: str, card: CardId, args: tuple[Any, ...]) -> None:
+        if key is None:
+            if name == _FINISH:
+                self._finish(card)
+            return
+        getattr(self.rules.abilities[key], name)(self, card, *args)
+
+    # The loop.
+
+    def run(self) -> None:
+        """Play on until a family must answer or the game is over."""
+        s = self._state
+        while s.pending is None:
+            tasks = s.tasks
+            if tasks:
+                key, name, card, args = tasks[-1]
+                s.tasks = tasks[:-1]
+                self._continue(key, name, card, args)
+            elif s.phase == RESOLUTION:
+                # The walk (RULINGS R1): the top card of the next position resolves.
+                walk = s.walk
+                queue = s.queue
+                if walk >= len(queue):
+                    self._end_round()
+                    continue
+                card = queue[walk][-1]
+                s.acting = card
+                s.acting_gone = False
+                if s.up >> card & 1:
+                    self._activate(card)
+                else:  # a face-down card's reveal is always asked, of its owner
+                    s.pending = Decision(s.owner(card), "reveal", REVEAL_OPTIONS, card)
+            elif s.phase == PLACEMENT:
+                self._next_to_place()
+            else:
+                return
+
+    # Placement phase (RULINGS G4).
+
+    def _next_to_place(self) -> None:
+        s = self._state
+        families = s.families
+        count = len(families)
+        while s.placed < count:
+            family = families[(s.first + s.placed) % count]
+            hand = s.hands[family]
+            if not hand:
+                s.placed += 1  # docs/rulings.md P3: nothing to place, no turn
+                continue
+            spots = self.spots(family)
+            if len(hand) == 1 and len(spots) == 1:
+                self._place(family, Placement(hand[0], spots[0]))  # R4: one answer, not asked
+                continue
+            s.pending = Decision(family, "place", Placements(hand, spots))
+            return
+        s.phase = RESOLUTION
+        s.walk = 0
+        s.acting = NO_CARD
+
+    def _place(self, family: str, placement: Placement) -> None:
+        s = self._state
+        card = placement.card
+        hands = s.hands.copy()
+        hand = hands[family]
+        index = hand.index(card)
+        hands[family] = hand[:index] + hand[index + 1 :]
+        s.set_zone("hands", Frozen(hands))
+        self.put(card, family, placement.at)
+        s.placed += 1
+
+    # Resolution phase (RULINGS R1, R8).
+
+    def _decline(self, card: CardId) -> None:
+        s = self._state
+        tokens = s.tokens.copy()
+        count = tokens[card] = tokens.get(card, 0) + 1
+        s.tokens = Frozen(tokens)
+        if self._emitting:
+            self._emit(TokenAdded(card, s.owner(card), s.walk, count))
+        s.walk += 1
+        s.acting = NO_CARD
+
+    def _reveal(self, card: CardId) -> None:
+        # RULINGS R2: gain the tokens on it, then apply its ability.
+        s = self._state
+        owner = s.owner(card)
+        s.up |= 1 << card
+        self._publish(card)
+        tokens = s.tokens.get(card, 0)
+        mode = self.rules.reveal_tokens.get(s.identity.keys[card], RevealTokens.GAIN)
+        if tokens and mode is not RevealTokens.ABILITY:  # the Plot's ability spends them
+            remaining = s.tokens.copy()
+            del remaining[card]
+            s.tokens = Frozen(remaining)
+        gained = 0
+        if mode is RevealTokens.GAIN:
+            gained = tokens
+        elif mode is RevealTokens.DOUBLE:
+            gained = 2 * tokens
+        self.gain(owner, gained, card)
+        if self._emitting:
+            self._emit(Revealed(card, owner, tokens, gained))
+        s.revealing = card
+        self._activate(card)
+
+    def _activate(self, card: CardId) -> None:
+        s = self._state
+        finish = (None, _FINISH, card, ())
+        s.tasks = (*s.tasks, finish)
+        ability = self.rules.abilities.get(s.identity.keys[card], INERT)
+        ability.activate(self, card)
+        tasks = s.tasks
+        if s.pending is None and tasks[-1] is finish:
+            s.tasks = tasks[:-1]  # the ability is done: finish now, not through the loop
+            self._finish(card)
+
+    def _finish(self, card: CardId) -> None:
+        s = self._state
+        used = s.identity.keys[card] in self.rules.discard_after_use
+        if used and self.position(card) is not None:
+            self.discard(card)
+        # RULINGS R8: if the acting card is still on top of its position, the walk
+        # moves on; if it left and a card under it is now on top, that card resolves
+        # next (a Royal Decree on a stack too: docs/rulings.md P6); if the position
+        # is gone, the one that followed it now has its index.
+        if not s.acting_gone and s.queue[s.walk][-1] == card:
+            s.walk += 1
+        s.acting = NO_CARD
+        s.revealing = NO_CARD
+
+    def _end_round(self) -> None:
+        s = self._state
+        if self._emitting:
+            self._emit(RoundEnded(s.round))
+        if s.round >= LAST_ROUND:
+            s.phase = END  # RULINGS G5: after round 6 the game ends
+            if self._emitting:
+                self._emit(GameEnded(tuple(final_scores(s).items()), winners(s)))
+            return
+        s.round += 1
+        s.first = (s.first + 1) % len(s.families)  # RULINGS G5
+        s.placed = 0
+        s.phase = PLACEMENT
+        s.walk = 0
+        if self._emitting:
+            self._emit(RoundStarted(s.round, s.families[s.first]))

@@ -1,0 +1,286 @@
+"""Kinds of decision: how each checks an answer, and how it is put to a person.
+
+Every decision has a kind. The six built-in kinds are below; a plugin adds its own
+with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A kind:
+
+* checks an answer (:meth:`DecisionKind.check`): it returns the answer in its
+  canonical form, accepting it as Python or as JSON sent back from
+  :meth:`Decision.to_dict`, or raises :class:`IllegalAnswer` saying why. Checking
+  never changes the game, and a message names only what the answering family may see
+  (docs/rulings.md P4);
+* words the question and each option for a person (:meth:`question`,
+  :meth:`option`), through a :class:`Words` that names cards as one family sees them;
+* says whether its options are private to the family asked (``private_options``):
+  the others see only who is asked and what kind of question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Protocol
+
+from .decisions import FIRST, LAST, Answer, At, Decision, Placement, Placements
+from .errors import IllegalAnswer
+from .identity import CardId
+
+if TYPE_CHECKING:
+    from .effects import Effects
+
+
+class Words(Protocol):
+    """Names of things as one family sees them (see :mod:`oriflamme.describe`)."""
+
+    def card(self, card: CardId | None) -> str:
+        """A card: ``blue Soldier``, or ``a face-down card`` if the family may not know it."""
+        ...
+
+    def position(self, index: int) -> str:
+        """The top card of a queue position: ``position 3: blue's face-down card``."""
+        ...
+
+    def spot(self, at: At) -> str:
+        """A place in the queue: ``at the first end``, ``on top of position 2: ...``."""
+        ...
+
+
+class DecisionKind:
+    """A kind of question. Subclass it to add one; override what differs.
+
+    The default accepts exactly one of the options (``True`` is not ``1``, a JSON
+    list is a tuple), words the question from ``help`` and each option by itself.
+    Options must be JSON values (strings, numbers, booleans, lists of them) so that a
+    decision can be sent to a client and saved.
+    """
+
+    #: The name ``ask`` uses. Unique among installed kinds.
+    name: str = ""
+    #: What the question asks, for a person (used when the asker gives no words).
+    help: str = "choose one of the options"
+    #: Whether the options show the asked family's hidden cards (its hand, say).
+    private_options: bool = False
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        """``answer`` in its canonical form, or :class:`IllegalAnswer` saying why."""
+        wanted = _tupled(answer)
+        for option in decision.options:
+            if type(option) is type(wanted) and option == wanted:
+                return option
+        raise refuse(decision, f"{answer!r} is not one of the options {_listed(decision.options)}")
+
+    def question(self, decision: Decision, words: Words) -> str:
+        """The question, for the family asked."""
+        if decision.question:
+            return decision.question
+        about = f"Your {words.card(decision.card)}: " if decision.card is not None else ""
+        return f"{about}{self.help}"
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        """One option, in words."""
+        label = _label(decision, option)
+        return label if label is not None else str(option)
+
+
+def refuse(decision: Decision, why: str) -> IllegalAnswer:
+    """The refusal of an answer to ``decision``, for the family that must answer it."""
+    return IllegalAnswer(f"{decision.family} must answer a {decision.kind} decision: {why}")
+
+
+def _label(decision: Decision, option: Answer) -> str | None:
+    if decision.labels is None:
+        return None
+    try:
+        return decision.labels[list(decision.options).index(option)]
+    except ValueError:
+        return None
+
+
+def _tupled(value: object) -> object:
+    if isinstance(value, list):
+        return tuple(_tupled(item) for item in value)
+    return value
+
+
+def _listed(options: Sequence[Answer]) -> str:
+    return ", ".join(repr(o) for o in options)
+
+
+def _index(decision: Decision, answer: object, what: str) -> int:
+    """A queue index answer: an int (never a bool), one of the options."""
+    if type(answer) is not int:
+        raise refuse(decision, f"a {what} is answered with a queue index, not {answer!r}")
+    if answer not in decision.options:
+        raise refuse(
+            decision,
+            f"{what} {answer} is not allowed; the legal answers are {_listed(decision.options)}",
+        )
+    return answer
+
+
+def _spot(game: Effects, decision: Decision, at: object) -> At:
+    """A place in the queue: ``first``, ``last`` or a position index that exists."""
+    if at in (FIRST, LAST):
+        return FIRST if not game.queue else str(at)  # FORMAT: one answer in an empty queue
+    if type(at) is not int:
+        raise refuse(
+            decision, f"a place in the queue is 'first', 'last' or a position index, not {at!r}"
+        )
+    length = len(game.queue)
+    if not 0 <= at < length:
+        positions = "no positions" if not length else f"positions 0 to {length - 1}"
+        raise refuse(decision, f"there is no position {at}: the queue has {positions}")
+    return at
+
+
+class PlaceKind(DecisionKind):
+    """The placement phase: put a card from hand at an end, or on a card you own."""
+
+    name = "place"
+    help = "place a card from your hand, face down"
+    private_options = True  # they list the hand
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        card, at = _placement_parts(decision, answer)
+        spot = _spot(game, decision, at)
+        options = decision.options
+        assert isinstance(options, Placements)
+        if card in options.cards and spot in options.ats:
+            return Placement(card, spot)
+        family = decision.family
+        if card not in options.cards:
+            held = ", ".join(f"{c} ({game.key(c)})" for c in options.cards) or "nothing"
+            raise refuse(decision, f"card {card} is not in {family}'s hand (it holds {held})")
+        if game.round < 2:
+            raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
+        raise refuse(
+            decision,
+            f"the top card of position {spot} belongs to {game.owner(game.top(int(spot)))}: "
+            "a family may stack only on a card it owns (RULINGS G4)",
+        )
+
+    def question(self, decision: Decision, words: Words) -> str:
+        return "Place a card from your hand, face down."
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        assert isinstance(option, Placement)
+        return f"{words.card(option.card)} {words.spot(option.at)}"
+
+
+def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
+    if isinstance(answer, Mapping) and set(answer) == {"card", "at"}:
+        card, at = answer["card"], answer["at"]
+    elif isinstance(answer, tuple | list) and len(answer) == 2:
+        card, at = answer
+    else:
+        raise refuse(decision, f"a placement is answered Placement(card, at), not {answer!r}")
+    if type(card) is not int:
+        raise refuse(decision, f"a placement names a card in hand by its id, not {card!r}")
+    return card, at
+
+
+class RevealKind(DecisionKind):
+    """A face-down card's turn: reveal it, or add a token to it (RULINGS R1)."""
+
+    name = "reveal"
+    help = "reveal it, or keep it face down"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        if type(answer) is not bool:
+            raise refuse(decision, f"a reveal is answered True or False, not {answer!r}")
+        return answer
+
+    def question(self, decision: Decision, words: Words) -> str:
+        return f"Your {words.card(decision.card)} is next: reveal it?"
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        return "reveal it" if option else "keep it face down (it gets 1 token)"
+
+
+class TargetKind(DecisionKind):
+    """An ability chooses a card in the queue, named by its position."""
+
+    name = "target"
+    help = "choose a card"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return _index(decision, answer, "target")
+
+    def question(self, decision: Decision, words: Words) -> str:
+        if decision.question:
+            return decision.question
+        return f"Your {words.card(decision.card)} chooses a card:"
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        label = _label(decision, option)
+        if label is not None:
+            return label
+        assert isinstance(option, int)
+        return words.position(option)
+
+
+class MoveKind(DecisionKind):
+    """The Royal Decree's destination: the index the card will have once moved."""
+
+    name = "move"
+    help = "choose where the card goes"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return _index(decision, answer, "move")
+
+    def question(self, decision: Decision, words: Words) -> str:
+        return f"Your {words.card(decision.card)}: where should the card go?"
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        assert isinstance(option, int)
+        return f"make it position {option + 1} once moved"
+
+
+class TwinKind(DecisionKind):
+    """The Prince places its Twin: as ``at`` in a placement."""
+
+    name = "twin"
+    help = "place the Twin"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        at = _spot(game, decision, answer)
+        if at not in decision.options:
+            raise refuse(
+                decision,
+                f"the Twin cannot go at {at!r}; the legal places are {_listed(decision.options)}",
+            )
+        return at
+
+    def question(self, decision: Decision, words: Words) -> str:
+        return f"Your {words.card(decision.card)} places its Twin:"
+
+    def option(self, decision: Decision, option: Answer, words: Words) -> str:
+        assert isinstance(option, str | int)
+        return f"put the Twin {words.spot(option)}"
+
+
+class ChooseKind(DecisionKind):
+    """A choice among named options; the asker words them (``labels``)."""
+
+    name = "choose"
+    help = "choose"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        if not isinstance(answer, str) or answer not in decision.options:
+            raise refuse(
+                decision, f"{answer!r} is not one of the options {_listed(decision.options)}"
+            )
+        return answer
+
+    def question(self, decision: Decision, words: Words) -> str:
+        if decision.question:
+            return decision.question
+        return f"Your {words.card(decision.card)} chooses:"
+
+
+BUILTIN_KINDS: tuple[DecisionKind, ...] = (
+    PlaceKind(),
+    RevealKind(),
+    TargetKind(),
+    MoveKind(),
+    TwinKind(),
+    ChooseKind(),
+)

@@ -1,0 +1,197 @@
+"""A whole table as a referee sees it: every card named by its label (``red.soldier``),
+wherever it is, face up or down.
+
+:func:`position_of` reads one from a game; :func:`state_from_position` sets a game up
+at one (a conformance scenario's starting position, a test's). It is omniscient: it
+is for the referee, the conformance runner and tests, never for a family (a family
+gets an :class:`~oriflamme.Observation`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from .config import GameConfig
+from .errors import PositionError
+from .identity import NO_CARD, CardId, Identity
+from .rules import GameRules
+from .state import PILES, RESOLUTION, Frozen, State
+
+#: A card label: ``<family>.<key>``, or ``<family>.<key>.<n>`` for copies after the first.
+LABEL = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?\Z")
+
+
+@attrs.frozen
+class QueueCard:
+    """A card in the queue: its label, face, tokens and Bribery owner (None: no token)."""
+
+    card: str
+    up: bool = False
+    tokens: int = 0
+    owner: str | None = None
+
+
+def _zones(value: Mapping[str, Any]) -> Mapping[str, tuple[str, ...]]:
+    return {family: tuple(cards) for family, cards in value.items()}
+
+
+@attrs.frozen
+class Position:
+    """Everything on the table, cards by label. Zones map a family to its cards."""
+
+    queue: tuple[tuple[QueueCard, ...], ...] = ()
+    hands: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    set_aside: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    reserve: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    discarded: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    eliminated: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    influence: Mapping[str, int] = attrs.field(factory=dict)
+    round: int = 1
+    phase: str = "placement"
+    resolving: int = 0  # resolution phase: the index of the position to resolve next
+    #: Each label's card id in the game (read from a game; ignored when setting one up).
+    ids: Mapping[str, CardId] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def zone(self, name: str) -> Mapping[str, tuple[str, ...]]:
+        if name not in PILES:
+            raise KeyError(name)
+        value: Mapping[str, tuple[str, ...]] = getattr(self, name)
+        return value
+
+    def cards(self) -> list[str]:
+        """Every card's label, once for each place it is in (a card is in one place)."""
+        found = [entry.card for stack in self.queue for entry in stack]
+        for name in PILES:
+            for cards in self.zone(name).values():
+                found.extend(cards)
+        return found
+
+
+def position_of(state: State) -> Position:
+    """The table of ``state``, cards by label."""
+    labels = state.identity.labels
+
+    def named(zone: Mapping[str, tuple[CardId, ...]]) -> dict[str, tuple[str, ...]]:
+        return {family: tuple(labels[c] for c in cards) for family, cards in zone.items()}
+
+    return Position(
+        queue=tuple(
+            tuple(
+                QueueCard(
+                    labels[card],
+                    bool(state.up >> card & 1),
+                    state.tokens.get(card, 0),
+                    state.bribes.get(card),
+                )
+                for card in stack
+            )
+            for stack in state.queue
+        ),
+        hands=named(state.hands),
+        set_aside=named(state.set_aside),
+        reserve=named(state.reserve),
+        discarded=named(state.discarded),
+        eliminated=named(state.eliminated),
+        influence=dict(state.influence),
+        round=state.round,
+        phase=state.phase,
+        resolving=state.walk,
+        ids={label: card for card, label in enumerate(labels)},
+    )
+
+
+def state_from_position(
+    position: Position,
+    rules: GameRules,
+    config: GameConfig,
+    *,
+    cards: tuple[str, ...],
+    recording: bool = True,
+) -> State:
+    """A state at ``position``, before anything is asked.
+
+    It checks what a position must hold to be read at all (labels of the game's
+    families and keys, each card in one place, a zone holding its own family's
+    cards); the rules of the game are checked by whoever wrote the position (see
+    :mod:`oriflamme.conformance.position`).
+    """
+    families = config.families
+    labels = position.cards()
+    seen: set[str] = set()
+    parsed: list[tuple[str, str, int, str]] = []
+    for label in labels:
+        if label in seen:
+            raise PositionError(f"{label} is in two places: a card may appear in only one")
+        seen.add(label)
+        match = LABEL.match(label)
+        if match is None:
+            raise PositionError(f"{label!r} is not a card label like 'red.soldier'")
+        family, key, copy = match.group(1), match.group(2), int(match.group(3) or 1)
+        if family not in families:
+            raise PositionError(f"{label} belongs to {family!r}, not one of the families")
+        if key not in rules.definitions:
+            raise PositionError(f"{label}: no card {key!r} in the sets {', '.join(rules.sets)}")
+        parsed.append((family, key, copy, label))
+    parsed.sort(key=lambda entry: (families.index(entry[0]), entry[1], entry[2]))
+    ids = {label: card for card, (_, _, _, label) in enumerate(parsed)}
+    identity = Identity([p[0] for p in parsed], [p[1] for p in parsed])
+    state = State.empty(
+        rules,
+        config,
+        identity,
+        cards=cards,
+        direction=config.direction or "rightward",
+        recording=recording,
+    )
+    public: dict[CardId, str] = {}
+    _lay_queue(state, position, ids, public)
+    for name in PILES:
+        zone: dict[str, tuple[CardId, ...]] = dict.fromkeys(families, ())
+        for family, cards_in_zone in position.zone(name).items():
+            for label in cards_in_zone:
+                if identity.colours[ids[label]] != family:
+                    raise PositionError(
+                        f"{label} cannot be in {family}'s {name.replace('_', ' ')}: every "
+                        "zone holds its own family's cards"
+                    )
+            zone[family] = tuple(ids[label] for label in cards_in_zone)
+            if name not in ("hands", "set_aside"):
+                public.update({ids[label]: identity.keys[ids[label]] for label in cards_in_zone})
+        state.set_zone(name, Frozen(zone))
+    state.public = Frozen(public)
+    influence = dict.fromkeys(families, 1)
+    influence.update(position.influence)
+    state.influence = Frozen(influence)
+    state.round = position.round
+    state.phase = position.phase
+    state.first = families.index(config.first_player or families[0])
+    state.walk = position.resolving if position.phase == RESOLUTION else 0
+    state.acting = NO_CARD
+    return state
+
+
+def _lay_queue(
+    state: State, position: Position, ids: Mapping[str, CardId], public: dict[CardId, str]
+) -> None:
+    """The queue of ``position`` on ``state``: cards, faces, tokens and Bribery tokens."""
+    tokens: dict[CardId, int] = {}
+    bribes: dict[CardId, str] = {}
+    queue = []
+    for stack in position.queue:
+        queue.append(tuple(ids[entry.card] for entry in stack))
+        for entry in stack:
+            card = ids[entry.card]
+            if entry.up:
+                state.up |= 1 << card
+                public[card] = state.identity.keys[card]
+            if entry.tokens:
+                tokens[card] = entry.tokens
+            if entry.owner is not None:
+                bribes[card] = entry.owner
+    state.queue = tuple(queue)
+    state.tokens = Frozen(tokens)
+    state.bribes = Frozen(bribes)
