@@ -122,7 +122,7 @@ def test_option_numbers_follow_the_documented_order(registry: Registry, kind: st
                 for number in range(len(options)):
                     option = options[number]
                     assert option == Placement(hand[number // width], ats[number % width]), where
-                    assert options.index_of(option) == number, where
+                    assert options.index(option) == number, where
                 assert list(options) == [options[n] for n in range(len(options))], where
             number = int(rng.random() * len(options))
             by_number = game.clone()

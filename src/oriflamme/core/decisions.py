@@ -15,8 +15,8 @@ order. :meth:`Game.answer_option` answers by number.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import Any, Final, NamedTuple, NoReturn, overload
+from collections.abc import Iterator
+from typing import Any, Final, NamedTuple, NoReturn
 
 from .identity import CardId
 
@@ -35,26 +35,22 @@ class Placement(NamedTuple):
 Answer = bool | int | str | Placement
 
 
-class Placements(Sequence[Placement]):
+class Placements:
     """The legal placements: every card in hand at every legal spot, computed on demand.
 
-    A hand of 7 and 4 spots make 28 answers; a random bot needs only one of them,
-    so they are indexed arithmetically instead of built. It cannot be changed.
+    A hand of 7 and 4 spots make 28 answers; a random bot needs only one of them, so
+    they are indexed arithmetically instead of built. It reads like a tuple of
+    :class:`Placement` (``len``, indexing, iteration, ``in``). The engine never trusts
+    it: a placement is checked against the game's own hand and spots.
     """
 
-    __slots__ = ("_ats", "_cards", "_size", "_width")
-
-    _cards: tuple[CardId, ...]
-    _ats: tuple[At, ...]
-    _width: int
-    _size: int
+    cards: tuple[CardId, ...]  # the cards in hand, in the hand's order
+    ats: tuple[At, ...]  # the legal spots: first, last, then positions to stack on
 
     def __init__(self, cards: tuple[CardId, ...], ats: tuple[At, ...]) -> None:
-        # Set through object: the attributes are read-only to everyone else.
-        object.__setattr__(self, "_cards", cards)
-        object.__setattr__(self, "_ats", ats)
-        object.__setattr__(self, "_width", len(ats))
-        object.__setattr__(self, "_size", len(cards) * len(ats))
+        # Set through object: to everyone else the attributes are read-only.
+        object.__setattr__(self, "cards", cards)
+        object.__setattr__(self, "ats", ats)
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError("the options of a decision cannot be changed")
@@ -62,55 +58,41 @@ class Placements(Sequence[Placement]):
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError("the options of a decision cannot be changed")
 
-    @property
-    def cards(self) -> tuple[CardId, ...]:
-        """The cards in hand, in the hand's order."""
-        return self._cards
-
-    @property
-    def ats(self) -> tuple[At, ...]:
-        """The legal spots: ``first``, ``last``, then positions to stack on."""
-        return self._ats
-
     def __len__(self) -> int:
-        return self._size
+        return len(self.cards) * len(self.ats)
 
-    @overload
-    def __getitem__(self, index: int) -> Placement: ...
-    @overload
-    def __getitem__(self, index: slice) -> Sequence[Placement]: ...
-    def __getitem__(self, index: int | slice) -> Placement | Sequence[Placement]:
-        if isinstance(index, slice):
-            return tuple(self)[index]
-        if not 0 <= index < self._size:
-            return tuple(self)[index]  # negative indices, and IndexError past the end
-        card, at = divmod(index, self._width)
-        return Placement(self._cards[card], self._ats[at])
+    def __getitem__(self, index: int) -> Placement:
+        width = len(self.ats)
+        size = len(self.cards) * width
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(f"option {index} does not exist (options 0 to {size - 1})")
+        card, at = divmod(index, width)
+        return _new(Placement, (self.cards[card], self.ats[at]))
 
     def __iter__(self) -> Iterator[Placement]:
-        for card in self._cards:
-            for at in self._ats:
-                yield Placement(card, at)
+        for card in self.cards:
+            for at in self.ats:
+                yield _new(Placement, (card, at))
 
     def __contains__(self, answer: object) -> bool:
-        return (
-            isinstance(answer, Placement) and answer.card in self._cards and answer.at in self._ats
-        )
+        return isinstance(answer, Placement) and answer.card in self.cards and answer.at in self.ats
 
-    def index_of(self, answer: Placement) -> int:
+    def index(self, answer: Placement) -> int:
         """The option number of ``answer`` (a ``ValueError`` if it is not an option)."""
-        return self._cards.index(answer.card) * self._width + self._ats.index(answer.at)
+        return self.cards.index(answer.card) * len(self.ats) + self.ats.index(answer.at)
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Placements):
-            return self._cards == other._cards and self._ats == other._ats
+            return self.cards == other.cards and self.ats == other.ats
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash((self._cards, self._ats))
+        return hash((self.cards, self.ats))
 
     def __repr__(self) -> str:
-        return f"Placements(cards={self._cards!r}, ats={self._ats!r})"
+        return f"Placements(cards={self.cards!r}, ats={self.ats!r})"
 
 
 Options = tuple[Answer, ...] | Placements
@@ -149,3 +131,12 @@ class Decision(NamedTuple):
 Continuation = tuple[str | None, str, CardId, tuple[Any, ...]]
 
 REVEAL_OPTIONS: tuple[Answer, ...] = (True, False)
+
+# Building a named tuple from its values directly skips its argument-by-argument
+# __new__: the engine makes one per question and option.
+_new = tuple.__new__
+
+
+def new_decision(family: str, kind: str, options: Options, card: CardId | None = None) -> Decision:
+    """A decision asked with the kind's own words (no plugin words)."""
+    return _new(Decision, (family, kind, options, card, None, None))

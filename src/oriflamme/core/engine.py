@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .cardsets import RevealTokens
-from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements
+from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements, new_decision
 from .effects import Effects
 from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
 from .identity import NO_CARD, CardId
@@ -83,7 +83,7 @@ class Engine(Effects):
                 if s.up >> card & 1:
                     self._activate(card)
                 else:  # a face-down card's reveal is always asked, of its owner
-                    s.pending = Decision(s.owner(card), "reveal", REVEAL_OPTIONS, card)
+                    s.pending = new_decision(s.owner(card), "reveal", REVEAL_OPTIONS, card)
             elif s.phase == PLACEMENT:
                 self._next_to_place()
             else:
@@ -105,7 +105,7 @@ class Engine(Effects):
             if len(hand) == 1 and len(spots) == 1:
                 self._place(family, Placement(hand[0], spots[0]))  # R4: one answer, not asked
                 continue
-            s.pending = Decision(family, "place", Placements(hand, spots))
+            s.pending = new_decision(family, "place", Placements(hand, spots))
             return
         s.phase = RESOLUTION
         s.walk = 0

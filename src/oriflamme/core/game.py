@@ -168,11 +168,13 @@ class Game:
         if kind == "reveal":
             checked = answer if type(answer) is bool else self._check(decision, answer)
         elif kind == "place":
+            # Against the game's own hand and queue, never the options handed out.
             if (
                 type(answer) is Placement
                 and type(answer.card) is int  # 1.0 == 1 and True == 1: exact types only
                 and type(answer.at) in _AT
-                and answer in decision.options
+                and answer.card in self._state.hands[decision.family]
+                and self._engine.placeable(decision.family, answer.at)
             ):
                 checked = answer
             else:

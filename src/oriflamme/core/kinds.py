@@ -16,10 +16,10 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Protocol
 
-from .decisions import FIRST, LAST, Answer, At, Decision, Placement, Placements
+from .decisions import FIRST, LAST, Answer, At, Decision, Placement
 from .errors import IllegalAnswer
 from .identity import CardId
 
@@ -100,7 +100,7 @@ def _tupled(value: object) -> object:
     return value
 
 
-def _listed(options: Sequence[Answer]) -> str:
+def _listed(options: Iterable[Answer]) -> str:
     return ", ".join(repr(o) for o in options)
 
 
@@ -139,15 +139,15 @@ class PlaceKind(DecisionKind):
     private_options = True  # they list the hand
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        # Checked against the game, not against the options handed out.
         card, at = _placement_parts(decision, answer)
         spot = _spot(game, decision, at)
-        options = decision.options
-        assert isinstance(options, Placements)
-        if card in options.cards and spot in options.ats:
-            return Placement(card, spot)
         family = decision.family
-        if card not in options.cards:
-            held = ", ".join(f"{c} ({game.key(c)})" for c in options.cards) or "nothing"
+        hand = game.hands[family]
+        if card in hand and game.placeable(family, spot):
+            return Placement(card, spot)
+        if card not in hand:
+            held = ", ".join(f"{c} ({game.key(c)})" for c in hand) or "nothing"
             raise refuse(decision, f"card {card} is not in {family}'s hand (it holds {held})")
         if game.round < 2:
             raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")

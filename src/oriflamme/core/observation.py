@@ -148,13 +148,6 @@ class Observation(NamedTuple):
     def to_dict(self) -> dict[str, Any]:
         """As JSON-ready data: what a server sends this family."""
         decision = self.decision
-
-        def card(card: CardId) -> dict[str, Any]:
-            return {"id": card, "colour": self.colours[card], "key": self.key(card)}
-
-        def zone(zone: Mapping[str, tuple[CardId, ...]]) -> dict[str, list[dict[str, Any]]]:
-            return {f: [card(c) for c in cards] for f, cards in zone.items()}
-
         return {
             "family": self.family,
             "families": list(self.families),
@@ -166,29 +159,37 @@ class Observation(NamedTuple):
             "first_player": self.first_player,
             "direction": self.direction,
             "influence": dict(self.influence),
-            "queue": [
-                [
-                    {
-                        **card(c),
-                        "owner": self.owner(c),
-                        "up": self.is_up(c),
-                        "tokens": self.tokens_on(c),
-                    }
-                    for c in stack
-                ]
-                for stack in self.queue
-            ],
+            "queue": [[_queue_card(self, c) for c in stack] for stack in self.queue],
             "acting": self.acting,
-            "hand": [card(c) for c in self.hand],
-            "set_aside": [card(c) for c in self.set_aside],
+            "hand": [_card(self, c) for c in self.hand],
+            "set_aside": [_card(self, c) for c in self.set_aside],
             "hand_sizes": dict(self.hand_sizes),
             "set_aside_sizes": dict(self.set_aside_sizes),
-            "reserve": zone(self.reserve),
-            "discarded": zone(self.discarded),
-            "eliminated": zone(self.eliminated),
+            "reserve": _zone(self, self.reserve),
+            "discarded": _zone(self, self.discarded),
+            "eliminated": _zone(self, self.eliminated),
             "decision": decision.to_dict() if decision is not None else None,
             "events": [event_to_dict(event) for event in self.events],
         }
+
+
+def _card(seen: Observation, card: CardId) -> dict[str, Any]:
+    return {"id": card, "colour": seen.colours[card], "key": seen.key(card)}
+
+
+def _queue_card(seen: Observation, card: CardId) -> dict[str, Any]:
+    return {
+        **_card(seen, card),
+        "owner": seen.owner(card),
+        "up": seen.is_up(card),
+        "tokens": seen.tokens_on(card),
+    }
+
+
+def _zone(
+    seen: Observation, zone: Mapping[str, tuple[CardId, ...]]
+) -> dict[str, list[dict[str, Any]]]:
+    return {family: [_card(seen, c) for c in cards] for family, cards in zone.items()}
 
 
 def observe(state: State, family: str | None) -> Observation:

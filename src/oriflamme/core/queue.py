@@ -118,6 +118,21 @@ class Queue:
         colours = s.identity.colours
         return (FIRST, LAST, *[i for i, st in enumerate(queue) if colours[st[-1]] == family])
 
+    def placeable(self, family: str, at: At) -> bool:
+        """Whether ``family`` may put a card at ``at`` now: one of :meth:`spots`."""
+        s = self._state
+        if at == FIRST:
+            return True
+        if at == LAST:
+            return bool(s.queue)  # FORMAT: in an empty queue only "first" is offered
+        queue = s.queue
+        return (
+            type(at) is int
+            and s.round >= 2  # RULINGS G4: stacking from round 2 on
+            and 0 <= at < len(queue)
+            and s.owner(queue[at][-1]) == family
+        )
+
     # The three changes of shape. Keep the walk right (RULINGS R8).
 
     def _insert_position(self, index: int, card: CardId) -> None:
