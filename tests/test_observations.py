@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+import oriflamme.core.observation
 from oriflamme import (
     Decision,
     Game,
@@ -31,6 +32,9 @@ from oriflamme.core.state import State
 
 from .helpers import new_game, play_until
 from .test_properties import FAMILIES, KINDS, seeds
+
+# Compiled, an observation's own fields are read-only too.
+COMPILED = not oriflamme.core.observation.__file__.endswith(".py")
 
 GAMES = 20  # per family count and kind of game
 STOPS = 3  # random steps looked at in each game, besides its end
@@ -208,12 +212,19 @@ def call(target: Any, method: str, *args: object) -> None:
     getattr(target, method)(*args)
 
 
-def attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], object]]]:
-    """Ways to change an observation, each named; every one must fail."""
+def own_attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], object]]]:
+    """Ways to change the observation object itself: refused when it is compiled, and
+    harmless anyway (each observation is made afresh: it is nobody else's)."""
     yield "set a field", partial(setattr, observation, "round", 99)
     yield "add an attribute", partial(setattr, observation, "note", 1)
     yield "delete a field", partial(delattr, observation, "hand")
-    for name, value in zip(observation._fields, observation, strict=True):
+
+
+def attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], object]]]:
+    """Ways to change what an observation shares with the game, each named: every one
+    must fail."""
+    for name in Observation.__slots__:
+        value = getattr(observation, name)
         if isinstance(value, Mapping):
             key = next(iter(value), "red")
             yield f"set in {name}", partial(set_item, value, key, 0)
@@ -222,6 +233,9 @@ def attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], objec
         elif isinstance(value, tuple) and value:
             yield f"set in {name}", partial(set_item, value, 0, 0)
             yield f"append to {name}", partial(call, value, "append", 0)
+    for prop in ("influence", "reserve", "discarded", "eliminated", "tokens", "public_keys"):
+        value = getattr(observation, prop)
+        yield f"set in {prop}", partial(set_item, value, next(iter(value), "red"), 0)
     for event in observation.events[-3:]:
         yield f"set a field of {event!r}", partial(setattr, event, event._fields[0], None)
     yield "set in the hand sizes", partial(set_item, observation.hand_sizes, "red", 7)
@@ -257,6 +271,12 @@ def test_nothing_reachable_from_an_observation_can_be_changed(registry: Registry
                     continue
                 pytest.fail(f"{family} could {what}")
             assert observation == game.observe(family), f"{family}'s observation changed"
+            for what, attempt in own_attempts(observation):
+                try:
+                    attempt()
+                except AttributeError:
+                    continue
+                assert not COMPILED, f"{family} could {what} of a compiled observation"
         assert game.snapshot() == before, "changing an observation changed the game"
         play_until(game, 1, seed + len(game.events))
     assert {"place", "reveal", "target"} <= kinds

@@ -8,12 +8,14 @@ A bot is any object with ``choose(observation) -> answer``. It receives the
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
+from .core.config import GameConfig
 from .core.decisions import Answer
 from .core.game import Game
 from .core.observation import Observation
+from .core.plugins import Registry
 
 
 class Bot(Protocol):
@@ -52,6 +54,50 @@ def bot_seed(game_seed: int, seat: int) -> int:
 def random_bots(families: tuple[str, ...], rng: random.Random) -> dict[str, Bot]:
     """Random bots for every family of a game, sharing the generator ``rng``."""
     return {family: RandomBot(rng) for family in families}
+
+
+class Totals:
+    """What a run of games adds up to, by seat: outright wins, shared wins, scores."""
+
+    def __init__(self, seats: int) -> None:
+        self.games = 0
+        self.decisions = 0
+        self.wins = [0] * seats
+        self.shared = [0] * seats
+        self.scores = [0] * seats
+
+    def add(self, game: Game, decisions: int) -> None:
+        self.games += 1
+        self.decisions += decisions
+        winners = game.winners
+        for seat, (family, score) in enumerate(game.scores.items()):
+            self.scores[seat] += score
+            if family in winners:
+                if len(winners) == 1:
+                    self.wins[seat] += 1
+                else:
+                    self.shared[seat] += 1
+
+
+def play_games(
+    config: GameConfig,
+    seeds: Iterable[int],
+    registry: Registry,
+    makers: Sequence[Callable[[random.Random], Bot]],
+) -> Totals:
+    """Play a game of ``config`` per seed, the bot of seat ``i`` made by ``makers[i]``.
+
+    One generator per game, seeded with its seed, deals it and then drives its bots:
+    each game can be replayed on its own from its seed.
+    """
+    families = config.families
+    totals = Totals(len(families))
+    for seed in seeds:
+        rng = random.Random(seed)
+        game = Game.new(config, registry=registry, record=False, seed=seed, rng=rng)
+        bots = {family: make(rng) for family, make in zip(families, makers, strict=True)}
+        totals.add(game, play_out(game, bots))
+    return totals
 
 
 def play_out(

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 
 import attrs
 
-from .bots import Bot, RandomBot, play_out
+from .bots import Bot, RandomBot
+from .bots import play_games as bots_play_games
 from .choices import describe_cards, game_config
 from .core.config import GameConfig
 from .core.errors import ConfigError
@@ -50,19 +51,6 @@ class Summary:
         self.wins = self.wins or [0] * seats
         self.shared = self.shared or [0] * seats
         self.score_total = self.score_total or [0] * seats
-
-    def add(self, game: Game, decisions: int) -> None:
-        self.games += 1
-        self.decisions += decisions
-        winners = game.winners
-        scores = game.scores
-        for seat, family in enumerate(self.families):
-            self.score_total[seat] += scores[family]
-            if family in winners:
-                if len(winners) == 1:
-                    self.wins[seat] += 1
-                else:
-                    self.shared[seat] += 1
 
     def merge(self, other: Summary) -> None:
         self.games += other.games
@@ -130,14 +118,13 @@ def play_games(
     config: GameConfig, seeds: range, registry: Registry, bots: Sequence[str]
 ) -> Summary:
     """Play one game per seed in ``seeds``, in this process."""
+    totals = bots_play_games(config, seeds, registry, [BOTS[kind] for kind in bots])
     summary = Summary(config.families, tuple(bots))
-    makers = [BOTS[kind] for kind in bots]
-    for seed in seeds:
-        # One generator per game deals it and then drives its bots.
-        rng = random.Random(seed)
-        game = Game.new(attrs.evolve(config, seed=seed), registry=registry, record=False, rng=rng)
-        players = {family: make(rng) for family, make in zip(config.families, makers, strict=True)}
-        summary.add(game, play_out(game, players))
+    summary.games = totals.games
+    summary.decisions = totals.decisions
+    summary.wins = totals.wins
+    summary.shared = totals.shared
+    summary.score_total = totals.scores
     return summary
 
 

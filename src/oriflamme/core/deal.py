@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
-from .cardsets import Setup
 from .config import DIRECTIONS, GameConfig
 from .identity import CardId, Identity
 from .rules import GameRules
-from .state import Frozen, State
+from .state import State
 
 HAND_SIZE = 7  # RULINGS G2: every family keeps 7 cards; the rest are set aside
 
@@ -32,6 +31,7 @@ def deal(
     cards: tuple[str, ...],
     rng: random.Random,
     *,
+    seed: int,
     recording: bool = True,
 ) -> State:
     """The state of a new game of ``cards`` (the card list), dealt with ``rng``.
@@ -43,16 +43,16 @@ def deal(
     families = config.families
     first = config.first_player or families[int(draw() * len(families))]
     direction = config.direction or DIRECTIONS[int(draw() * len(DIRECTIONS))]
-    definitions = rules.definitions
-    shuffled = [key for key in cards if definitions[key].setup is Setup.SHUFFLED]
-    waiting = tuple(key for key in cards if definitions[key].setup is Setup.RESERVE)
+    dealt = rules.shuffled
+    shuffled = [key for key in cards if key in dealt]
+    waiting = tuple(key for key in cards if key not in dealt)
     size = len(cards)
     count = len(shuffled)
     keys: list[str] = []
-    hands: dict[str, tuple[CardId, ...]] = {}
-    set_aside: dict[str, tuple[CardId, ...]] = {}
-    reserve: dict[str, tuple[CardId, ...]] = {}
-    for seat, family in enumerate(families):
+    hands: list[tuple[CardId, ...]] = []
+    set_aside: list[tuple[CardId, ...]] = []
+    reserve: list[tuple[CardId, ...]] = []
+    for seat in range(len(families)):
         deck = shuffled.copy()
         for i in range(count - 1, 0, -1):  # Fisher-Yates
             j = int(draw() * (i + 1))
@@ -66,18 +66,23 @@ def deal(
         for i in range(count - HAND_SIZE):
             j = i + int(draw() * (count - i))
             ids[i], ids[j] = ids[j], ids[i]
-        set_aside[family] = tuple(sorted(ids[: count - HAND_SIZE]))
-        hands[family] = tuple(sorted(ids[count - HAND_SIZE :]))
-        reserve[family] = tuple(range(start + count, start + size))
+        set_aside.append(tuple(sorted(ids[: count - HAND_SIZE])))
+        hands.append(tuple(sorted(ids[count - HAND_SIZE :])))
+        reserve.append(tuple(range(start + count, start + size)))
     identity = Identity(_colours(families, size), keys)
     state = State.empty(
         rules, config, identity, cards=cards, direction=direction, recording=recording
     )
-    state.set_zone("hands", Frozen(hands))
-    state.set_zone("set_aside", Frozen(set_aside))
-    state.reserve = Frozen(reserve)
+    state.seed = seed
+    state.set_zone("hands", tuple(hands))
+    state.set_zone("set_aside", tuple(set_aside))
+    state.reserve = tuple(reserve)
     # The reserve waits face up beside its family: every family sees it.
-    waiting_ids: list[CardId] = [card for ids in reserve.values() for card in ids]
-    state.public = Frozen({card: keys[card] for card in waiting_ids})
+    if waiting:
+        public = [""] * len(keys)
+        for waiting_ids in reserve:
+            for card in waiting_ids:
+                public[card] = keys[card]
+        state.public = tuple(public)
     state.first = families.index(first)
     return state

@@ -20,7 +20,7 @@ from .effects import Effects
 from .errors import OriflammeError
 from .identity import NO_CARD, CardId, Identity
 from .observation import Observation
-from .state import Frozen, State
+from .state import State, Zone
 
 if TYPE_CHECKING:
     from .plugins import Registry
@@ -56,19 +56,18 @@ def determinise(
     )
     state.queue = observation.queue
     state.up = observation.up_mask
-    # An observation's mappings are read-only views: the state gets mappings of its own.
-    state.tokens = Frozen(dict(observation.tokens))
-    state.bribes = Frozen(dict(observation.bribes))
-    state.set_zone("hands", Frozen(hands))
-    state.set_zone("set_aside", Frozen(set_aside))
-    state.reserve = Frozen(dict(observation.reserve))
-    state.discarded = Frozen(dict(observation.discarded))
-    state.eliminated = Frozen(dict(observation.eliminated))
-    state.influence = Frozen(dict(observation.influence))
-    state.public = Frozen(dict(observation.public_keys))
+    state.tokens = observation.token_pairs
+    state.bribes = observation.card_bribes
+    state.set_zone("hands", hands)
+    state.set_zone("set_aside", set_aside)
+    state.reserve = observation.seat_reserve
+    state.discarded = observation.seat_discarded
+    state.eliminated = observation.seat_eliminated
+    state.influence = observation.seat_influence
+    state.public = observation.shown
     state.round = observation.round
     state.phase = observation.phase
-    state.first = observation.families.index(observation.first_player)
+    state.first = observation.first
     state.placed = observation.placed
     state.walk = observation.walk
     state.acting = NO_CARD if observation.acting is None else observation.acting
@@ -81,23 +80,21 @@ def determinise(
     return state
 
 
-def _deal_unseen(
-    observation: Observation, rng: random.Random
-) -> tuple[list[str], dict[str, tuple[CardId, ...]], dict[str, tuple[CardId, ...]]]:
-    """Every card id's key, and each family's hand and set-aside cards, the cards the
-    observing family cannot see dealt at random."""
+def _deal_unseen(observation: Observation, rng: random.Random) -> tuple[list[str], Zone, Zone]:
+    """Every card id's key, and each family's hand and set-aside cards (by seat), the
+    cards the observing family cannot see dealt at random."""
     colours = observation.colours
     keys: list[str] = [observation.key(card) or "" for card in range(len(colours))]
     placed = {card for stack in observation.queue for card in stack}
-    for zone in (observation.reserve, observation.discarded, observation.eliminated):
-        for cards in zone.values():
+    for zone in (observation.seat_reserve, observation.seat_discarded, observation.seat_eliminated):
+        for cards in zone:
             placed.update(cards)
-    hands: dict[str, tuple[CardId, ...]] = {}
-    set_aside: dict[str, tuple[CardId, ...]] = {}
+    hands: list[tuple[CardId, ...]] = []
+    set_aside: list[tuple[CardId, ...]] = []
     for seat, family in enumerate(observation.families):
         if family == observation.family:
-            hands[family] = observation.hand
-            set_aside[family] = observation.set_aside
+            hands.append(observation.hand)
+            set_aside.append(observation.set_aside)
             continue
         ids = [card for card, colour in enumerate(colours) if colour == family]
         unknown = [card for card in ids if not keys[card]]
@@ -122,9 +119,9 @@ def _deal_unseen(
                 f"{family} has {len(hidden)} cards out of play, not the "
                 f"{in_hand + aside} its hand and set-aside cards count"
             )
-        hands[family] = tuple(sorted(hidden[:in_hand]))
-        set_aside[family] = tuple(sorted(hidden[in_hand:]))
-    return keys, hands, set_aside
+        hands.append(tuple(sorted(hidden[:in_hand])))
+        set_aside.append(tuple(sorted(hidden[in_hand:])))
+    return keys, tuple(hands), tuple(set_aside)
 
 
 def _pending(decision: Decision | None, state: State) -> Decision | None:
@@ -138,4 +135,4 @@ def _pending(decision: Decision | None, state: State) -> Decision | None:
         )
     family = decision.family
     spots = Effects(state, state.rules).spots(family)
-    return Decision(family, "place", Placements(state.hands[family], spots))
+    return Decision(family, "place", Placements(state.hands[state.seat[family]], spots))

@@ -10,16 +10,17 @@ verb here, which records its event and tells the observers. Cards are card ids (
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
-from .decisions import FIRST, LAST, Answer, At, Decision, Placements
+from .decisions import FIRST, LAST, Answer, At, Decision, Placements, new_decision
 from .errors import OriflammeError, PluginError
 from .events import Bribed, Discarded, Eliminated, Event, Gained, Lost, Moved, Placed, Stolen
 from .identity import NO_CARD, CardId
 from .queue import Queue
 from .rules import GameRules
 from .saveable import saveable
-from .state import Frozen, State
+from .state import State, replaced
 from .variants import VariantValue
 
 #: A method of a registered ability, continued with by name: ``then(game, card, *args)``.
@@ -52,22 +53,33 @@ class Effects(Queue):
 
     def tokens_on(self, card: CardId) -> int:
         """The Influence tokens on ``card`` (only a face-down queue card has any)."""
-        return self._state.tokens.get(card, 0)
+        return self._state.tokens_on(card)
 
     @property
     def tokens(self) -> Mapping[CardId, int]:
         """The cards with tokens on them, and how many."""
-        return self._state.tokens
+        return MappingProxyType(dict(self._state.tokens))
 
     @property
     def influence(self) -> Mapping[str, int]:
         """Each family's Influence."""
-        return self._state.influence
+        s = self._state
+        return MappingProxyType(s.by_family(s.influence))
+
+    def influence_of(self, family: str) -> int:
+        s = self._state
+        return s.influence[s.seat[family]]
 
     def pile(self, zone: str) -> Mapping[str, tuple[CardId, ...]]:
         """A per-family zone by name: ``hands``, ``set_aside``, ``reserve``, ``discarded``
         or ``eliminated``; each family's cards, in order."""
-        return self._state.zone(zone)
+        s = self._state
+        return MappingProxyType(s.by_family(s.zone(zone)))
+
+    def zone_of(self, zone: str, family: str) -> tuple[CardId, ...]:
+        """``family``'s cards in ``zone`` (see :meth:`pile`), in order."""
+        s = self._state
+        return s.zone(zone)[s.seat[family]]
 
     @property
     def hands(self) -> Mapping[str, tuple[CardId, ...]]:
@@ -103,22 +115,20 @@ class Effects(Queue):
         """``family`` gains ``amount`` Influence from the supply (because of ``card``)."""
         if amount > 0:
             s = self._state
-            influence = s.influence.copy()
-            influence[family] += amount
-            s.influence = Frozen(influence)
+            seat = s.seat[family]
+            s.influence = replaced(s.influence, seat, s.influence[seat] + amount)
             if self._emitting:
-                self._emit(Gained(family, amount, card))
+                self._emit(Gained, (family, amount, card))
 
     def lose(self, family: str, amount: int, card: CardId | None = None) -> int:
         """``family`` loses up to ``amount`` to the supply; returns what it lost."""
         s = self._state
-        taken = min(amount, s.influence[family])
+        seat = s.seat[family]
+        taken = min(amount, s.influence[seat])
         if taken > 0:
-            influence = s.influence.copy()
-            influence[family] -= taken
-            s.influence = Frozen(influence)
+            s.influence = replaced(s.influence, seat, s.influence[seat] - taken)
             if self._emitting:
-                self._emit(Lost(family, taken, card))
+                self._emit(Lost, (family, taken, card))
         return taken
 
     def steal(self, thief: str, victim: str, amount: int, card: CardId | None = None) -> int:
@@ -129,14 +139,15 @@ class Effects(Queue):
         if thief == victim:
             return 0
         s = self._state
-        taken = min(amount, s.influence[victim])
+        loser = s.seat[victim]
+        taken = min(amount, s.influence[loser])
         if taken > 0:
-            influence = s.influence.copy()
-            influence[victim] -= taken
-            influence[thief] += taken
-            s.influence = Frozen(influence)
+            influence = list(s.influence)
+            influence[loser] -= taken
+            influence[s.seat[thief]] += taken
+            s.influence = tuple(influence)
             if self._emitting:
-                self._emit(Stolen(thief, victim, taken, card))
+                self._emit(Stolen, (thief, victim, taken, card))
         return taken
 
     # Cards leaving the queue.
@@ -158,12 +169,12 @@ class Effects(Queue):
         face_down = not s.up >> card & 1
         tokens = self._leave_queue(position, card)
         self._to_pile("eliminated", card)
-        event = Eliminated(card, by, owner, tokens, face_down)
+        fields = (card, by, owner, tokens, face_down)
         if s.recording:
-            s.log = (s.log, event)  # logged before the gain it causes
+            s.log = (s.log, Eliminated, fields)  # logged before the gain it causes
         if gain and eliminator is not None:
             self.gain(eliminator, 1, by)
-        self._observe(event)  # docs/rulings.md P7: once the eliminator has gained
+        self._observe(Eliminated, fields)  # docs/rulings.md P7: once the eliminator gained
         reaction = self.rules.reactions.get(s.identity.keys[card])
         if reaction is not None:
             reaction.eliminated(self, card, by, owner)
@@ -176,12 +187,12 @@ class Effects(Queue):
         """
         s = self._state
         owner = s.owner(card)
-        bribed = card in s.bribes
+        bribed = bool(s.bribes and s.bribes[card])
         self._leave_queue(self.index(card), card)
         pile = "eliminated" if bribed else "discarded"
         self._to_pile(pile, card)
         if self._emitting:
-            self._emit(Discarded(card, owner, pile))
+            self._emit(Discarded, (card, owner, pile))
 
     def discard_attacker(self, card: CardId) -> None:
         """Discard ``card``, a card that eliminated a card reacting to it (an Ambush,
@@ -195,32 +206,26 @@ class Effects(Queue):
         s = self._state
         self._remove_top(position)
         s.up &= ~(1 << card)
-        tokens = 0
-        if card in s.tokens:
-            remaining = s.tokens.copy()
-            tokens = remaining.pop(card)
-            s.tokens = Frozen(remaining)
-        if card in s.bribes:
-            bribes = s.bribes.copy()
-            del bribes[card]
-            s.bribes = Frozen(bribes)
+        tokens = s.tokens_on(card)
+        if tokens:
+            s.set_tokens(card, 0)
+        if s.bribes and s.bribes[card]:
+            bribes = replaced(s.bribes, card, "")
+            s.bribes = bribes if any(bribes) else ()  # () again once no card carries one
         return tokens
 
     def _to_pile(self, pile: str, card: CardId) -> None:
         s = self._state
-        family = s.identity.colours[card]  # piles lie in front of the ORIGINAL owner
-        zone = s.zone(pile).copy()
-        zone[family] = (*zone[family], card)
-        s.set_zone(pile, Frozen(zone))
+        seat = s.seat[s.identity.colours[card]]  # piles lie in front of the ORIGINAL owner
+        zone = s.zone(pile)
+        s.set_zone(pile, replaced(zone, seat, (*zone[seat], card)))
         self._publish(card)
 
     def _publish(self, card: CardId) -> None:
         """Every family has now seen ``card`` face up: its key is public for good."""
         s = self._state
-        if card not in s.public:
-            public = s.public.copy()
-            public[card] = s.identity.keys[card]
-            s.public = Frozen(public)
+        if not s.public[card]:
+            s.public = replaced(s.public, card, s.identity.keys[card])
 
     # Cards moving within or into the queue.
 
@@ -233,7 +238,7 @@ class Effects(Queue):
         self._remove_top(source)
         self._insert_position(to, card)
         if self._emitting:
-            self._emit(Moved(card, source, to, self.is_up(card)))
+            self._emit(Moved, (card, source, to, self.is_up(card)))
 
     def put(self, card: CardId, family: str, at: At, *, face_up: bool = False) -> None:
         """Put ``card`` (already out of its zone) into the queue for ``family``.
@@ -250,7 +255,7 @@ class Effects(Queue):
             self._stack_on(index, card)
             self._face(card, face_up)
             if self._emitting:
-                self._emit(Placed(family, card, index, on, face_up))
+                self._emit(Placed, (family, card, index, on, face_up))
 
     def insert(self, card: CardId, family: str, index: int, *, face_up: bool = False) -> None:
         """Put ``card`` into the queue as a new position at ``index``, for ``family``.
@@ -260,7 +265,7 @@ class Effects(Queue):
         self._insert_position(index, card)
         self._face(card, face_up)
         if self._emitting:
-            self._emit(Placed(family, card, index, None, face_up))
+            self._emit(Placed, (family, card, index, None, face_up))
 
     def _face(self, card: CardId, up: bool) -> None:
         if up:
@@ -273,20 +278,19 @@ class Effects(Queue):
         The card now belongs to ``family`` (R3) until it leaves the queue.
         """
         s = self._state
-        bribes = s.bribes.copy()
-        bribes[card] = family
-        s.bribes = Frozen(bribes)
+        bribes = s.bribes or ("",) * len(s.identity)
+        s.bribes = replaced(bribes, card, family)
         if self._emitting:
-            self._emit(Bribed(card, family))
+            self._emit(Bribed, (card, family))
 
     def take(self, zone: str, family: str, card: CardId) -> None:
         """Take ``card`` out of ``family``'s ``zone`` (hands, reserve, discarded...)."""
         s = self._state
-        piles = s.zone(zone).copy()
-        cards = piles[family]
+        piles = s.zone(zone)
+        seat = s.seat[family]
+        cards = piles[seat]
         index = cards.index(card)
-        piles[family] = cards[:index] + cards[index + 1 :]
-        s.set_zone(zone, Frozen(piles))
+        s.set_zone(zone, replaced(piles, seat, cards[:index] + cards[index + 1 :]))
 
     def apply_ability(self, key: str, card: CardId) -> None:
         """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot)."""
@@ -328,19 +332,22 @@ class Effects(Queue):
                 f"ask: {s.pending.family} is already asked a {s.pending.kind} question; "
                 "an ability asks one question at a time, as the last thing it does"
             )
-        key = self._ability_key(then)
-        checked = saveable(args, f"the arguments of {key}.{then.__name__}")
+        key, name = self._continuation(then)
+        checked = saveable(args, key, name)
         chosen = options if isinstance(options, Placements) else tuple(options)
         if not chosen:
             return
         if len(chosen) == 1:
-            s.tasks = (*s.tasks, (key, then.__name__, card, (*checked, chosen[0])))
+            s.tasks = s.tasks + ((key, name, card, (*checked, chosen[0])),)
             return
-        words = None
-        if labels is not None:
-            words = tuple(str(labels.get(option, option)) for option in chosen)
-        s.pending = Decision(family, kind, chosen, card, question, words)
-        s.resume = (key, then.__name__, card, checked)
+        if question is None and labels is None:
+            s.pending = new_decision(family, kind, chosen, card)
+        else:
+            words = None
+            if labels is not None:
+                words = tuple(str(labels.get(option, option)) for option in chosen)
+            s.pending = Decision(family, kind, chosen, card, question, words)
+        s.resume = (key, name, card, checked)
 
     def ask_target(
         self, card: CardId, positions: Sequence[int], then: AbilityMethod, *args: Any
@@ -350,35 +357,38 @@ class Effects(Queue):
 
     def then(self, then: AbilityMethod, card: CardId, *args: Any) -> None:
         """Call ``then(game, card, *args)`` once the work started after this call is done."""
-        key = self._ability_key(then)
-        checked = saveable(args, f"the arguments of {key}.{then.__name__}")
+        key, name = self._continuation(then)
+        checked = saveable(args, key, name)
         s = self._state
-        s.tasks = (*s.tasks, (key, then.__name__, card, checked))
+        s.tasks = s.tasks + ((key, name, card, checked),)
 
-    def _ability_key(self, method: AbilityMethod) -> str:
+    def _continuation(self, method: AbilityMethod) -> tuple[str, str]:
         # A continuation is stored by name (ability key, method name) so that a game
         # waiting on it can be cloned and saved.
         key = self.rules.ability_keys.get(id(getattr(method, "__self__", None)))
-        if key is None or method.__name__.startswith("_"):
+        name: str = getattr(method, "__name__", "")
+        if key is None or not name or name.startswith("_"):
             raise PluginError(
                 f"{method!r} is not a public method of a registered ability: "
                 "ask() and then() continue with one, by name"
             )
-        return key
+        return key, name
 
     # Events.
 
-    def _emit(self, event: Event) -> None:
-        """Record ``event`` in the log and tell the plugins that observe its kind."""
+    def _emit(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
+        """Record an event of type ``kind`` with ``fields`` in the log, and tell the
+        plugins that observe its kind."""
         s = self._state
         if s.recording:
-            s.log = (s.log, event)
-        self._observe(event)
+            s.log = (s.log, kind, fields)
+        self._observe(kind, fields)
 
-    def _observe(self, event: Event) -> None:
-        hook = self.rules.observers.get(event.kind)
+    def _observe(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
+        hook = self.rules.observers.get(kind)
         if hook is None:
             return
+        event = kind(*fields)
         observing = self._observing
         self._observing = event.kind
         try:

@@ -12,14 +12,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from .cardsets import RevealTokens
 from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements, new_decision
 from .effects import Effects
 from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
 from .identity import NO_CARD, CardId
 from .rules import INERT
 from .scoring import final_scores, winners
-from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION, Frozen
+from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION, replaced
 
 #: The engine's own steps that a task may name (ability key None).
 STEPS = frozenset({"finish"})
@@ -96,8 +95,9 @@ class Engine(Effects):
         families = s.families
         count = len(families)
         while s.placed < count:
-            family = families[(s.first + s.placed) % count]
-            hand = s.hands[family]
+            seat = (s.first + s.placed) % count
+            family = families[seat]
+            hand = s.hands[seat]
             if not hand:
                 s.placed += 1  # docs/rulings.md P3: nothing to place, no turn
                 continue
@@ -114,11 +114,10 @@ class Engine(Effects):
     def _place(self, family: str, placement: Placement) -> None:
         s = self._state
         card = placement.card
-        hands = s.hands.copy()
-        hand = hands[family]
+        seat = s.seat[family]
+        hand = s.hands[seat]
         index = hand.index(card)
-        hands[family] = hand[:index] + hand[index + 1 :]
-        s.set_zone("hands", Frozen(hands))
+        s.set_zone("hands", replaced(s.hands, seat, hand[:index] + hand[index + 1 :]))
         self.put(card, family, placement.at)
         s.placed += 1
 
@@ -126,11 +125,10 @@ class Engine(Effects):
 
     def _decline(self, card: CardId) -> None:
         s = self._state
-        tokens = s.tokens.copy()
-        count = tokens[card] = tokens.get(card, 0) + 1
-        s.tokens = Frozen(tokens)
+        count = s.tokens_on(card) + 1
+        s.set_tokens(card, count)
         if self._emitting:
-            self._emit(TokenAdded(card, s.owner(card), s.walk, count))
+            self._emit(TokenAdded, (card, s.owner(card), s.walk, count))
         s.walk += 1
         s.acting = NO_CARD
 
@@ -140,20 +138,20 @@ class Engine(Effects):
         owner = s.owner(card)
         s.up |= 1 << card
         self._publish(card)
-        tokens = s.tokens.get(card, 0)
-        mode = self.rules.reveal_tokens.get(s.identity.keys[card], RevealTokens.GAIN)
-        if tokens and mode is not RevealTokens.ABILITY:  # the Plot's ability spends them
-            remaining = s.tokens.copy()
-            del remaining[card]
-            s.tokens = Frozen(remaining)
+        tokens = s.tokens_on(card)
         gained = 0
-        if mode is RevealTokens.GAIN:
-            gained = tokens
-        elif mode is RevealTokens.DOUBLE:
-            gained = 2 * tokens
+        if tokens:
+            rules = self.rules
+            key = s.identity.keys[card]
+            if key not in rules.tokens_kept:  # the Plot's ability spends them
+                s.set_tokens(card, 0)
+            if key in rules.tokens_gained:
+                gained = tokens
+            elif key in rules.tokens_doubled:
+                gained = 2 * tokens
         self.gain(owner, gained, card)
         if self._emitting:
-            self._emit(Revealed(card, owner, tokens, gained))
+            self._emit(Revealed, (card, owner, tokens, gained))
         s.revealing = card
         self._activate(card)
 
@@ -185,11 +183,11 @@ class Engine(Effects):
     def _end_round(self) -> None:
         s = self._state
         if self._emitting:
-            self._emit(RoundEnded(s.round))
+            self._emit(RoundEnded, (s.round,))
         if s.round >= LAST_ROUND:
             s.phase = END  # RULINGS G5: after round 6 the game ends
             if self._emitting:
-                self._emit(GameEnded(tuple(final_scores(s).items()), winners(s)))
+                self._emit(GameEnded, (tuple(final_scores(s).items()), winners(s)))
             return
         s.round += 1
         s.first = (s.first + 1) % len(s.families)  # RULINGS G5
@@ -197,4 +195,4 @@ class Engine(Effects):
         s.phase = PLACEMENT
         s.walk = 0
         if self._emitting:
-            self._emit(RoundStarted(s.round, s.families[s.first]))
+            self._emit(RoundStarted, (s.round, s.families[s.first]))

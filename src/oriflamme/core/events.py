@@ -3,9 +3,11 @@
 Every event is an immutable named tuple whose last field is its ``kind``. The engine
 emits each one in one place (:meth:`Effects._emit`): it goes into the game's log (when
 the game keeps one) and, through pluggy, to every plugin that implements its hook
-(:data:`HOOKS`). Cards are named by their ids, which tell nothing about a hidden card,
-so every event may be shown to every family: an observation says which keys a family
-knows (see :mod:`.observation`).
+(:data:`HOOKS`). The log keeps each event as its type and fields, and makes the typed
+event when the log is read: a game whose log nobody reads pays almost nothing for it.
+Cards are named by their ids, which tell nothing about a hidden card, so every event
+may be shown to every family: an observation says which keys a family knows (see
+:mod:`.observation`).
 """
 
 from __future__ import annotations
@@ -192,6 +194,9 @@ EVENT_TYPES: dict[str, type[Any]] = {
         GameEnded,
     )
 }
+
+#: Each kind of event's type, and back.
+EVENT_KINDS: dict[type[Any], str] = {cls: kind for kind, cls in EVENT_TYPES.items()}
 
 #: The plugin hook that observes each kind of event (see :mod:`.hookspecs`).
 HOOKS: dict[str, str] = {

@@ -15,13 +15,15 @@ from __future__ import annotations
 import random
 from typing import Any, cast
 
+import attrs
+
 from .blame import blame
 from .config import GameConfig
 from .deal import deal
 from .decisions import Answer, Decision, Placement
 from .determinise import determinise
 from .engine import Engine
-from .errors import AbilityError, IllegalAnswer
+from .errors import AbilityError, ConfigError, IllegalAnswer
 from .events import Event, GameStarted, RoundStarted
 from .observation import Observation, observe
 from .plugins import Registry
@@ -32,6 +34,7 @@ from .scoring import final_scores, winners
 from .state import END, State
 
 _AT = (str, int)
+_checked: GameConfig | None = None
 # The types an offered answer has, by decision kind (a bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
     "target": (int,),
@@ -62,6 +65,7 @@ class Game:
         *,
         registry: Registry | None = None,
         record: bool = True,
+        seed: int | None = None,
         rng: random.Random | None = None,
         **options: Any,
     ) -> Game:
@@ -69,25 +73,34 @@ class Game:
 
         ``options`` are GameConfig fields, for a config given inline. Pass one
         ``registry`` when creating many games: building one loads every plugin.
-        ``record=False`` keeps no event log (faster, for simulations). ``rng`` is a
-        generator seeded with ``config.seed`` to deal from, if the caller has one and
-        wants to go on drawing from it afterwards; by default one is made.
+        ``record=False`` keeps no event log (faster, for simulations). ``seed``, if
+        given, is the game's seed instead of ``config.seed`` (many games of one
+        configuration). ``rng`` is a generator seeded with the game's seed to deal
+        from, if the caller has one and wants to go on drawing from it afterwards;
+        by default one is made.
         """
+        global _checked  # noqa: PLW0603 - the last configuration checked
         if config is None:
             config = GameConfig(**options)
         elif options:
             raise TypeError("give either a GameConfig or its fields, not both")
-        config.check()
+        if config is not _checked:  # many games of one configuration check it once
+            config.check()
+            _checked = config
+        if seed is None:
+            seed = config.seed
+        elif type(seed) is not int:
+            raise ConfigError(f"seed must be an integer, not {seed!r}")
         registry = registry if registry is not None else Registry()
-        rng = rng if rng is not None else random.Random(config.seed)
+        rng = rng if rng is not None else random.Random(seed)
         cards = registry.card_list(config, rng)
-        rules = registry.rules(config.sets, dict(config.variants), extra=cards)
-        state = deal(config, rules, cards, rng, recording=record)
+        rules = registry.rules_for(config, cards)
+        state = deal(config, rules, cards, rng, seed=seed, recording=record)
         game = cls(state)
         engine = game._engine
         if engine._emitting:
-            engine._emit(GameStarted(state.families[state.first], cards))
-            engine._emit(RoundStarted(1, state.families[state.first]))
+            engine._emit(GameStarted, (state.families[state.first], cards))
+            engine._emit(RoundStarted, (1, state.families[state.first]))
         engine.run()
         return game
 
@@ -173,7 +186,7 @@ class Game:
                 type(answer) is Placement
                 and type(answer.card) is int  # 1.0 == 1 and True == 1: exact types only
                 and type(answer.at) in _AT
-                and answer.card in self._state.hands[decision.family]
+                and answer.card in self._state.hands[self._state.seat[decision.family]]
                 and self._engine.placeable(decision.family, answer.at)
             ):
                 checked = answer
@@ -271,7 +284,10 @@ class Game:
 
     @property
     def config(self) -> GameConfig:
-        return self._state.config
+        """The game's configuration, its own seed included."""
+        state = self._state
+        config = state.config
+        return config if config.seed == state.seed else attrs.evolve(config, seed=state.seed)
 
     @property
     def rules(self) -> GameRules:

@@ -143,7 +143,7 @@ class PlaceKind(DecisionKind):
         card, at = _placement_parts(decision, answer)
         spot = _spot(game, decision, at)
         family = decision.family
-        hand = game.hands[family]
+        hand = game.zone_of("hands", family)
         if card in hand and game.placeable(family, spot):
             return Placement(card, spot)
         if card not in hand:

@@ -1,8 +1,9 @@
 """What one family may see of a game, or a spectator: an :class:`Observation`.
 
-An observation is plain data with no link to the game: immutable values and read-only
-mappings that the game never changes, holding nothing a family may not see. A bot, the
-terminal, a web page and a learning agent all decide from one.
+An observation is plain data with no link to the game: each is made afresh and holds
+only immutable values (tuples, numbers, strings, the immutable decision and events)
+that hold nothing a family may not see. Changing one changes nothing but itself. A
+bot, the terminal, a web page and a learning agent all decide from one.
 
 A family sees everything public (the queue's cards by id and colour, faces, tokens,
 Bribery tokens, Influence, the reserves and piles, the log), its own hand and
@@ -16,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, NamedTuple
+from typing import Any, Final
 
 from .decisions import Continuation, Decision
 from .events import Event, event_to_dict
@@ -24,59 +25,155 @@ from .identity import NO_CARD, CardId
 from .scoring import rank
 from .state import END, Log, State, log_events
 
-_NOTHING: Mapping[Any, Any] = MappingProxyType({})
+_NOTHING: Mapping[CardId, str] = MappingProxyType({})
+#: The fields an observation is compared by (the log by its events).
+_FIELDS = (
+    "family",
+    "families",
+    "cards",
+    "sets",
+    "variants",
+    "direction",
+    "round",
+    "phase",
+    "first",
+    "colours",
+    "queue",
+    "up_mask",
+    "token_pairs",
+    "card_bribes",
+    "seat_influence",
+    "hand",
+    "set_aside",
+    "hand_counts",
+    "set_aside_counts",
+    "seat_reserve",
+    "seat_discarded",
+    "seat_eliminated",
+    "shown",
+    "own_keys",
+    "decision",
+    "placed",
+    "walk",
+    "acting",
+    "acting_gone",
+    "revealing",
+    "resume",
+    "tasks",
+)
 
 
-class Observation(NamedTuple):
+class Observation:
     """One family's view of a game at one moment (``family`` None: a spectator's).
 
-    An immutable tuple: every field is a value or a read-only mapping.
+    Values kept by seat or by card id are tuples; the properties give them as
+    mappings of family, or of card, to value.
     """
 
-    family: str | None
-    families: tuple[str, ...]
-    cards: tuple[str, ...]  # the card list every family holds
-    sets: tuple[str, ...]
-    variants: Mapping[str, Any]
-    direction: str
-    round: int
-    phase: str
-    first_player: str
-    colours: tuple[str, ...]  # every card id's colour: the backs of the cards show it
-    queue: tuple[tuple[CardId, ...], ...]  # resolution order, each stack bottom first
-    up_mask: int  # bit ``card`` set: that card is face up in the queue (see is_up)
-    tokens: Mapping[CardId, int]
-    bribes: Mapping[CardId, str]
-    influence: Mapping[str, int]
-    hand: tuple[CardId, ...]  # this family's own
-    set_aside: tuple[CardId, ...]  # this family's own
-    hand_counts: tuple[int, ...]  # each family's hand size, by seat
-    set_aside_counts: tuple[int, ...]
-    reserve: Mapping[str, tuple[CardId, ...]]
-    discarded: Mapping[str, tuple[CardId, ...]]
-    eliminated: Mapping[str, tuple[CardId, ...]]
-    public_keys: Mapping[CardId, str]  # the key of every card all families have seen
-    own_keys: Mapping[CardId, str]  # the keys of this family's own cards
-    decision: Decision | None  # another family's shows who is asked and what, not its options
+    __slots__ = (*_FIELDS, "log")
+
+    family: Final[str | None]
+    families: Final[tuple[str, ...]]
+    cards: Final[tuple[str, ...]]  # the card list every family holds
+    sets: Final[tuple[str, ...]]
+    variants: Final[Mapping[str, Any]]
+    direction: Final[str]
+    round: Final[int]
+    phase: Final[str]
+    first: Final[int]  # the seat of the First Player
+    colours: Final[tuple[str, ...]]  # every card id's colour: the card's back shows it
+    queue: Final[tuple[tuple[CardId, ...], ...]]  # resolution order, stacks bottom first
+    up_mask: Final[int]  # bit ``card`` set: that card is face up in the queue
+    token_pairs: Final[tuple[tuple[CardId, int], ...]]  # (card, tokens), by card id
+    card_bribes: Final[tuple[str, ...]]  # by card id ("" none), () while none
+    seat_influence: Final[tuple[int, ...]]
+    hand: Final[tuple[CardId, ...]]  # this family's own
+    set_aside: Final[tuple[CardId, ...]]  # this family's own
+    hand_counts: Final[tuple[int, ...]]  # every family's hand size, by seat
+    set_aside_counts: Final[tuple[int, ...]]
+    seat_reserve: Final[tuple[tuple[CardId, ...], ...]]
+    seat_discarded: Final[tuple[tuple[CardId, ...], ...]]
+    seat_eliminated: Final[tuple[tuple[CardId, ...], ...]]
+    shown: Final[tuple[str, ...]]  # the key of every card all have seen, by id ("" not)
+    own_keys: Final[Mapping[CardId, str]]  # the keys of this family's own cards
+    decision: Final[Decision | None]  # another family's private options are hidden
     # Where the rules are: public, as at the table (whose turn, what happens next).
-    placed: int
-    walk: int
-    acting: CardId | None
-    acting_gone: bool
-    revealing: CardId | None
-    resume: Continuation | None
-    tasks: tuple[Continuation, ...]
-    log: Log  # the events, newest first: read them with ``events``
+    placed: Final[int]
+    walk: Final[int]
+    acting: Final[CardId | None]
+    acting_gone: Final[bool]
+    revealing: Final[CardId | None]
+    resume: Final[Continuation | None]
+    tasks: Final[tuple[Continuation, ...]]
+    log: Final[Log]  # the events, newest first: read them with ``events``
+
+    def __init__(self, state: State, family: str | None) -> None:
+        """``family``'s observation of ``state`` (None: a spectator's)."""
+        seat = state.seat
+        if family is None:
+            hand: tuple[CardId, ...] = ()
+            set_aside: tuple[CardId, ...] = ()
+            own: Mapping[CardId, str] = _NOTHING
+        elif family in seat:
+            where = seat[family]
+            hand = state.hands[where]
+            set_aside = state.set_aside[where]
+            own = state.identity.own(family)
+        else:
+            known = ", ".join(state.families)
+            raise ValueError(f"{family!r} is not a family of this game ({known})")
+        decision = state.pending
+        if (
+            decision is not None
+            and decision.family != family
+            and decision.options
+            and state.rules.kinds[decision.kind].private_options
+        ):
+            # Another family's hand, say: only who is asked and what kind of question.
+            decision = Decision(decision.family, decision.kind, (), decision.card)
+        self.family = family
+        self.families = state.families
+        self.cards = state.cards
+        self.sets = state.rules.sets
+        self.variants = state.rules.variants
+        self.direction = state.direction
+        self.round = state.round
+        self.phase = state.phase
+        self.first = state.first
+        self.colours = state.identity.colours
+        self.queue = state.queue
+        self.up_mask = state.up
+        self.token_pairs = state.tokens
+        self.card_bribes = state.bribes
+        self.seat_influence = state.influence
+        self.hand = hand
+        self.set_aside = set_aside
+        self.hand_counts = state.hand_counts
+        self.set_aside_counts = state.set_aside_counts
+        self.seat_reserve = state.reserve
+        self.seat_discarded = state.discarded
+        self.seat_eliminated = state.eliminated
+        self.shown = state.public
+        self.own_keys = own
+        self.decision = decision
+        self.placed = state.placed
+        self.walk = state.walk
+        self.acting = None if state.acting == NO_CARD else state.acting
+        self.acting_gone = state.acting_gone
+        self.revealing = None if state.revealing == NO_CARD else state.revealing
+        self.resume = state.resume
+        self.tasks = state.tasks
+        self.log = state.log
 
     # Reading it.
 
     def key(self, card: CardId) -> str | None:
         """The key of ``card`` if this family may know it, else None."""
-        found = self.public_keys.get(card)
-        return found if found is not None else self.own_keys.get(card)
+        found = self.shown[card]
+        return found if found else self.own_keys.get(card)
 
     def knows(self, card: CardId) -> bool:
-        return card in self.public_keys or card in self.own_keys
+        return bool(self.shown[card]) or card in self.own_keys
 
     def colour(self, card: CardId) -> str:
         """The family printed on ``card`` (its original owner)."""
@@ -84,27 +181,69 @@ class Observation(NamedTuple):
 
     def owner(self, card: CardId) -> str:
         """Who owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
-        return self.bribes.get(card) or self.colours[card]
+        bribes = self.card_bribes
+        return (bribes[card] if bribes else "") or self.colours[card]
 
     def is_up(self, card: CardId) -> bool:
         return bool(self.up_mask >> card & 1)
 
     def tokens_on(self, card: CardId) -> int:
-        return self.tokens.get(card, 0)
+        for holder, count in self.token_pairs:
+            if holder == card:
+                return count
+        return 0
 
     def top(self, position: int) -> CardId:
         return self.queue[position][-1]
 
     def tops(self) -> tuple[CardId, ...]:
-        return tuple(stack[-1] for stack in self.queue)
+        return tuple([stack[-1] for stack in self.queue])
+
+    @property
+    def first_player(self) -> str:
+        return self.families[self.first]
+
+    @property
+    def influence(self) -> Mapping[str, int]:
+        return self._by_family(self.seat_influence)
+
+    @property
+    def reserve(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self._by_family(self.seat_reserve)
+
+    @property
+    def discarded(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self._by_family(self.seat_discarded)
+
+    @property
+    def eliminated(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self._by_family(self.seat_eliminated)
 
     @property
     def hand_sizes(self) -> Mapping[str, int]:
-        return MappingProxyType(dict(zip(self.families, self.hand_counts, strict=True)))
+        return self._by_family(self.hand_counts)
 
     @property
     def set_aside_sizes(self) -> Mapping[str, int]:
-        return MappingProxyType(dict(zip(self.families, self.set_aside_counts, strict=True)))
+        return self._by_family(self.set_aside_counts)
+
+    @property
+    def tokens(self) -> Mapping[CardId, int]:
+        """The cards with tokens on them, and how many."""
+        return MappingProxyType(dict(self.token_pairs))
+
+    @property
+    def bribes(self) -> Mapping[CardId, str]:
+        """The cards that carry a Bribery token, and whose."""
+        return MappingProxyType({c: f for c, f in enumerate(self.card_bribes) if f})
+
+    @property
+    def public_keys(self) -> Mapping[CardId, str]:
+        """The key of every card every family has seen face up."""
+        return MappingProxyType({c: key for c, key in enumerate(self.shown) if key})
+
+    def _by_family(self, values: tuple[Any, ...]) -> Mapping[str, Any]:
+        return MappingProxyType(dict(zip(self.families, values, strict=True)))
 
     @property
     def events(self) -> tuple[Event, ...]:
@@ -128,15 +267,12 @@ class Observation(NamedTuple):
         return self.decision is not None and self.decision.family == self.family
 
     def __eq__(self, other: object) -> bool:
-        # Never equal to a plain tuple of the same values: an observation is not one.
-        if type(other) is not Observation:
-            return False
-        # Field by field; the log by its events (a long log nests deeply).
-        last = len(self._fields) - 1
-        return all(self[i] == other[i] for i in range(last)) and self.events == other.events
-
-    def __ne__(self, other: object) -> bool:
-        return not self == other
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return (
+            all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+            and self.events == other.events
+        )
 
     def __hash__(self) -> int:
         raise TypeError("an observation is compared by value, not hashed")
@@ -194,67 +330,4 @@ def _zone(
 
 def observe(state: State, family: str | None) -> Observation:
     """``family``'s observation of ``state`` (None: a spectator's)."""
-    families = state.families
-    if family is None:
-        hand: tuple[CardId, ...] = ()
-        set_aside: tuple[CardId, ...] = ()
-        own: Mapping[CardId, str] = _NOTHING
-    elif family in state.hands:
-        hand = state.hands[family]
-        set_aside = state.set_aside[family]
-        own = state.identity.own(family)
-    else:
-        raise ValueError(f"{family!r} is not a family of this game ({', '.join(families)})")
-    decision = state.pending
-    if (
-        decision is not None
-        and decision.family != family
-        and decision.options
-        and state.rules.kinds[decision.kind].private_options
-    ):
-        # Another family's hand, say: only who is asked and what kind of question.
-        decision = Decision(decision.family, decision.kind, (), decision.card)
-    acting = state.acting
-    revealing = state.revealing
-    return _new(
-        Observation,
-        (
-            family,
-            families,
-            state.cards,
-            state.rules.sets,
-            state.rules.variants,
-            state.direction,
-            state.round,
-            state.phase,
-            families[state.first],
-            state.identity.colours,
-            state.queue,
-            state.up,
-            state.tokens,
-            state.bribes,
-            state.influence,
-            hand,
-            set_aside,
-            state.hand_counts,
-            state.set_aside_counts,
-            state.reserve,
-            state.discarded,
-            state.eliminated,
-            state.public,
-            own,
-            decision,
-            state.placed,
-            state.walk,
-            None if acting == NO_CARD else acting,
-            state.acting_gone,
-            None if revealing == NO_CARD else revealing,
-            state.resume,
-            state.tasks,
-            state.log,
-        ),
-    )
-
-
-# Building the tuple directly skips the named tuple's argument-by-argument __new__.
-_new = tuple.__new__
+    return Observation(state, family)

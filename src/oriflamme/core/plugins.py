@@ -75,6 +75,7 @@ class Registry:
         self.manager = self._manager()
         self._tables: Tables | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
+        self._last: tuple[GameConfig, frozenset[str], GameRules] | None = None
         self._lists: dict[tuple[Any, ...], tuple[str, ...]] = {}
         excluded = set(exclude)
         if builtins:
@@ -118,6 +119,7 @@ class Registry:
         self.manager = manager
         self._info[name] = PluginInfo(name, distribution, version, builtin)
         self._tables = None
+        self._last = None
         self._rules_cache.clear()
         self._lists.clear()
 
@@ -276,6 +278,18 @@ class Registry:
                 self._remember(wider, cached)
             self._remember(cache_key, cached)
         return cached
+
+    def rules_for(self, config: GameConfig, cards: Sequence[str]) -> GameRules:
+        """The rules table for a game of ``config`` whose card list is ``cards``.
+
+        Remembers the last one: the games of one simulation share a configuration.
+        """
+        last = self._last
+        if last is not None and last[0] is config and last[1].issuperset(cards):
+            return last[2]
+        rules = self.rules(config.sets, dict(config.variants), extra=cards)
+        self._last = (config, frozenset(rules.definitions), rules)
+        return rules
 
     def _remember(self, key: tuple[Any, ...], rules: GameRules) -> None:
         if len(self._rules_cache) >= _RULES_CACHE_SIZE:

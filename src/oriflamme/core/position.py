@@ -19,7 +19,7 @@ from .config import GameConfig
 from .errors import PositionError
 from .identity import NO_CARD, CardId, Identity
 from .rules import GameRules
-from .state import PILES, RESOLUTION, Frozen, State
+from .state import PILES, RESOLUTION, State
 
 #: A card label: ``<family>.<key>``, or ``<family>.<key>.<n>`` for copies after the first.
 LABEL = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?\Z")
@@ -75,8 +75,8 @@ def position_of(state: State) -> Position:
     """The table of ``state``, cards by label."""
     labels = state.identity.labels
 
-    def named(zone: Mapping[str, tuple[CardId, ...]]) -> dict[str, tuple[str, ...]]:
-        return {family: tuple(labels[c] for c in cards) for family, cards in zone.items()}
+    def named(zone: tuple[tuple[CardId, ...], ...]) -> dict[str, tuple[str, ...]]:
+        return state.by_family(tuple(tuple(labels[c] for c in cards) for cards in zone))
 
     return Position(
         queue=tuple(
@@ -84,8 +84,8 @@ def position_of(state: State) -> Position:
                 QueueCard(
                     labels[card],
                     bool(state.up >> card & 1),
-                    state.tokens.get(card, 0),
-                    state.bribes.get(card),
+                    state.tokens_on(card),
+                    state.bribes[card] or None if state.bribes else None,
                 )
                 for card in stack
             )
@@ -96,7 +96,7 @@ def position_of(state: State) -> Position:
         reserve=named(state.reserve),
         discarded=named(state.discarded),
         eliminated=named(state.eliminated),
-        influence=dict(state.influence),
+        influence=state.by_family(state.influence),
         round=state.round,
         phase=state.phase,
         resolving=state.walk,
@@ -148,9 +148,9 @@ def state_from_position(
         recording=recording,
     )
     public: dict[CardId, str] = {}
-    _lay_queue(state, position, ids, public)
+    tokens, bribes = _lay_queue(state, position, ids, public)
     for name in PILES:
-        zone: dict[str, tuple[CardId, ...]] = dict.fromkeys(families, ())
+        zone: dict[str, tuple[CardId, ...]] = {}
         for family, cards_in_zone in position.zone(name).items():
             for label in cards_in_zone:
                 if identity.colours[ids[label]] != family:
@@ -161,11 +161,9 @@ def state_from_position(
             zone[family] = tuple(ids[label] for label in cards_in_zone)
             if name not in ("hands", "set_aside"):
                 public.update({ids[label]: identity.keys[ids[label]] for label in cards_in_zone})
-        state.set_zone(name, Frozen(zone))
-    state.public = Frozen(public)
-    influence = dict.fromkeys(families, 1)
-    influence.update(position.influence)
-    state.influence = Frozen(influence)
+        state.set_zone(name, state.by_seat(zone, ()))
+    state.set_cards(tokens, bribes, public)
+    state.influence = state.by_seat(position.influence, 1)
     state.round = position.round
     state.phase = position.phase
     state.first = families.index(config.first_player or families[0])
@@ -176,8 +174,8 @@ def state_from_position(
 
 def _lay_queue(
     state: State, position: Position, ids: Mapping[str, CardId], public: dict[CardId, str]
-) -> None:
-    """The queue of ``position`` on ``state``: cards, faces, tokens and Bribery tokens."""
+) -> tuple[dict[CardId, int], dict[CardId, str]]:
+    """The queue of ``position`` on ``state``, and its cards' tokens and Bribery tokens."""
     tokens: dict[CardId, int] = {}
     bribes: dict[CardId, str] = {}
     queue = []
@@ -193,5 +191,4 @@ def _lay_queue(
             if entry.owner is not None:
                 bribes[card] = entry.owner
     state.queue = tuple(queue)
-    state.tokens = Frozen(tokens)
-    state.bribes = Frozen(bribes)
+    return tokens, bribes

@@ -139,7 +139,7 @@ class Queue:
         """Make ``card`` a new position at ``index``."""
         s = self._state
         queue = s.queue
-        s.queue = (*queue[:index], (card,), *queue[index:])
+        s.queue = queue[:index] + ((card,),) + queue[index:]
         # While a card acts, a position inserted at or before it is behind the walk;
         # between turns (or once the acting position is gone) one inserted at the
         # next index is ahead, and will be reached.
@@ -151,7 +151,7 @@ class Queue:
     def _stack_on(self, index: int, card: CardId) -> None:
         s = self._state
         queue = s.queue
-        s.queue = (*queue[:index], (*queue[index], card), *queue[index + 1 :])
+        s.queue = queue[:index] + (queue[index] + (card,),) + queue[index + 1 :]
 
     def _remove_top(self, index: int) -> CardId:
         """Take the top card off the position at ``index``; an emptied position leaves."""
@@ -160,7 +160,7 @@ class Queue:
         stack = queue[index]
         card = stack[-1]
         if len(stack) > 1:
-            s.queue = (*queue[:index], stack[:-1], *queue[index + 1 :])
+            s.queue = queue[:index] + (stack[:-1],) + queue[index + 1 :]
             return card
         s.queue = queue[:index] + queue[index + 1 :]
         if s.phase == RESOLUTION:

@@ -14,7 +14,7 @@ from types import CodeType, MappingProxyType
 from typing import Any
 
 from .ability import Ability, reacts_to_elimination
-from .cardsets import CardDef, RevealTokens
+from .cardsets import CardDef, RevealTokens, Setup
 from .kinds import DecisionKind
 from .variants import VariantValue
 
@@ -42,6 +42,10 @@ class GameRules:
         "reactions",
         "reveal_tokens",
         "sets",
+        "shuffled",
+        "tokens_doubled",
+        "tokens_gained",
+        "tokens_kept",
         "variants",
     )
 
@@ -49,7 +53,7 @@ class GameRules:
     definitions: Mapping[str, CardDef]  # every key a game of these sets may meet
     abilities: Mapping[str, Ability]
     kinds: Mapping[str, DecisionKind]
-    observers: Mapping[str, HookCall]  # event kind -> the hook caller of its observers
+    observers: Mapping[type[Any], HookCall]  # event type -> the hook caller of its observers
     hook_plugins: Mapping[CodeType, str]  # an event hook's code -> its plugin
     variants: Mapping[str, VariantValue]
     plugins: tuple[tuple[str, str, str], ...]  # (plugin, distribution, version) in play
@@ -59,6 +63,11 @@ class GameRules:
     discard_after_use: frozenset[str]
     characters: frozenset[str]
     reveal_tokens: Mapping[str, RevealTokens]
+    # The same facts as plain sets of keys: enum members are slow to read in a loop.
+    shuffled: frozenset[str]  # keys dealt from the shuffled cards (the rest wait in reserve)
+    tokens_gained: frozenset[str]  # revealing it gains its tokens (RULINGS R2)
+    tokens_doubled: frozenset[str]  # ... twice over (Conspiracy)
+    tokens_kept: frozenset[str]  # ... keeps them for its ability (Plot)
     ability_keys: Mapping[int, str]  # id of an ability object -> its card key
 
     def __init__(
@@ -69,7 +78,7 @@ class GameRules:
         abilities: Mapping[str, Ability],
         kinds: Mapping[str, DecisionKind],
         variants: Mapping[str, VariantValue],
-        observers: Mapping[str, HookCall] | None = None,
+        observers: Mapping[type[Any], HookCall] | None = None,
         hook_plugins: Mapping[CodeType, str] | None = None,
         plugins: tuple[tuple[str, str, str], ...] = (),
         ability_plugins: Mapping[str, str] | None = None,
@@ -89,6 +98,11 @@ class GameRules:
         self.discard_after_use = frozenset(k for k, d in definitions.items() if d.discard_after_use)
         self.characters = frozenset(k for k, d in definitions.items() if d.is_character)
         self.reveal_tokens = MappingProxyType({k: d.reveal_tokens for k, d in definitions.items()})
+        self.shuffled = frozenset(k for k, d in definitions.items() if d.setup is Setup.SHUFFLED)
+        modes = self.reveal_tokens
+        self.tokens_gained = frozenset(k for k, m in modes.items() if m is RevealTokens.GAIN)
+        self.tokens_doubled = frozenset(k for k, m in modes.items() if m is RevealTokens.DOUBLE)
+        self.tokens_kept = frozenset(k for k, m in modes.items() if m is RevealTokens.ABILITY)
         keys: dict[int, str] = {}
         for key, ability in sorted(abilities.items()):
             keys.setdefault(id(ability), key)

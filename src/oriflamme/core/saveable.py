@@ -10,11 +10,12 @@ from .errors import PluginError
 _SCALARS = (str, int, bool, type(None))
 
 
-def saveable(values: tuple[Any, ...], what: str) -> tuple[Any, ...]:
-    """``values`` as immutable, JSON-ready data; a :class:`PluginError` naming ``what``
-    and the first value that is not (a set, an object, a card's ability...)."""
+def saveable(values: tuple[Any, ...], key: str, method: str) -> tuple[Any, ...]:
+    """``values`` (the arguments of ability ``key``'s ``method``) as immutable, JSON-ready
+    data; a :class:`PluginError` naming the first that is not (a set, an object...)."""
     for value in values:
         if type(value) not in _SCALARS:
+            what = f"the arguments of {key}.{method}"
             return tuple(_frozen(value, what) for value in values)
     return values  # the common case: card ids, families, counts
 

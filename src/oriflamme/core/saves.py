@@ -20,7 +20,7 @@ from .errors import OriflammeError, SaveError
 from .events import event_from_dict, event_to_dict
 from .identity import NO_CARD, Identity
 from .rules import GameRules
-from .state import PILES, Frozen, Log, State
+from .state import PILES, State, logged
 
 if TYPE_CHECKING:
     from .plugins import Registry
@@ -36,7 +36,7 @@ def snapshot(state: State) -> dict[str, Any]:
     return {
         "format": FORMAT,
         "version": VERSION,
-        "config": state.config.to_dict(),
+        "config": {**state.config.to_dict(), "seed": state.seed},
         "rules": {
             "sets": list(rules.sets),
             "variants": dict(rules.variants),
@@ -56,11 +56,14 @@ def snapshot(state: State) -> dict[str, Any]:
         "revealing": state.revealing,
         "queue": [list(stack) for stack in state.queue],
         "up": [card for card in range(len(identity)) if state.up >> card & 1],
-        "tokens": sorted([card, n] for card, n in state.tokens.items()),
-        "bribes": sorted([card, f] for card, f in state.bribes.items()),
-        **{zone: {f: list(cards) for f, cards in state.zone(zone).items()} for zone in PILES},
-        "influence": dict(state.influence),
-        "public": sorted(state.public),
+        "tokens": [[card, n] for card, n in state.tokens],
+        "bribes": [[card, f] for card, f in enumerate(state.bribes) if f],
+        **{
+            zone: {f: list(cards) for f, cards in state.by_family(state.zone(zone)).items()}
+            for zone in PILES
+        },
+        "influence": state.by_family(state.influence),
+        "public": [card for card, key in enumerate(state.public) if key],
         "pending": _pending_data(state.pending),
         "resume": _listed(state.resume) if state.resume is not None else None,
         "tasks": [_listed(task) for task in state.tasks],
@@ -149,26 +152,28 @@ def _rebuild(data: dict[str, Any], registry: Registry, allow_other_versions: boo
     state.revealing = data["revealing"]
     state.queue = tuple(tuple(stack) for stack in data["queue"])
     state.up = sum(1 << card for card in data["up"])
-    state.tokens = Frozen(dict(data["tokens"]))
-    state.bribes = Frozen(dict(data["bribes"]))
+    state.set_cards(
+        dict(data["tokens"]),
+        dict(data["bribes"]),
+        {card: identity.keys[card] for card in data["public"]},
+    )
     for zone in PILES:
         piles = data[zone]
         if set(piles) != set(config.families):
             raise SaveError(f"the saved {zone} name other families than the game's")
-        # In seat order, as every zone of a state is kept.
-        state.set_zone(zone, Frozen({f: tuple(piles[f]) for f in config.families}))
-    state.influence = Frozen(dict(data["influence"]))
-    state.public = Frozen({card: identity.keys[card] for card in data["public"]})
+        state.set_zone(zone, tuple(tuple(piles[f]) for f in config.families))
+    influence = data["influence"]
+    if set(influence) != set(config.families):
+        raise SaveError("the saved Influence names other families than the game's")
+    state.influence = state.by_seat(influence, 0)
     state.pending = _pending_from(data["pending"], rules)
     count = len(identity)
     resume = data["resume"]
     state.resume = _continuation(resume, rules, count) if resume is not None else None
     state.tasks = tuple(_continuation(task, rules, count) for task in data["tasks"])
-    log: Log = None
-    if state.recording:
-        for record in data["log"]:
-            log = (log, event_from_dict(record))
-    state.log = log
+    state.log = logged(event_from_dict(record) for record in data["log"])
+    if not state.recording:
+        state.log = None
     pending = state.pending
     if pending is not None and pending.kind not in ("place", "reveal") and state.resume is None:
         raise SaveError(f"the pending {pending.kind} decision has no continuation")

@@ -13,12 +13,12 @@ if TYPE_CHECKING:
 
 def final_scores(state: State) -> dict[str, int]:
     """Each family's Influence, in seat order. Tokens left on cards count for nothing."""
-    return {family: state.influence[family] for family in state.families}
+    return state.by_family(state.influence)
 
 
 def winners(state: State) -> tuple[str, ...]:
     """The winning families of ``state``'s table (see :func:`rank`)."""
-    return rank(state.families, state.influence, state.queue, state.owner)
+    return rank(state.families, final_scores(state), state.queue, state.owner)
 
 
 def rank(

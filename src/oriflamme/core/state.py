@@ -1,16 +1,18 @@
 """The state of a game, as plain data: every card's place, face and tokens, Influence,
 round and phase, and where the rules are in the round.
 
-Every container in a state is replaced, never changed in place: a stack or a hand is
-a tuple, the queue a tuple of stacks, the faces a bit mask, and a changed mapping is
-a new dict. So a clone is a copy of the slots, an answer is applied to a clone and
-kept only if it succeeds (all or nothing, whatever is raised), and an observation can
-hand a container out read-only without copying it.
+Every value in a state is immutable and replaced, never changed in place: the queue
+is a tuple of stacks, each family's zones and Influence are tuples by seat, the faces
+a bit mask, the tokens, Bribery tokens and public keys tuples by card id. So a clone
+is a copy of the slots, an answer is applied to a clone and kept only if it succeeds
+(all or nothing, whatever is raised), and an observation hands values out as they
+are, with nothing to copy or guard.
 """
 
 from __future__ import annotations
 
-from types import MappingProxyType
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
 from .identity import NO_CARD, CardId, Identity
@@ -29,14 +31,24 @@ LAST_ROUND: Final = 6
 #: The per-family zones, by name.
 PILES: Final = ("hands", "set_aside", "reserve", "discarded", "eliminated")
 
-#: The event log: the newest event and the log before it (None: empty). Appending
-#: is one tuple, and a clone or an observation shares the log it has.
-Log = tuple[Any, "Event"] | None
-#: A read-only mapping: the state's mappings are replaced, never changed, so one can be
-#: handed out as it is.
-Frozen = MappingProxyType
-Zone = Frozen[str, tuple[CardId, ...]]
-_NONE: Frozen[Any, Any] = MappingProxyType({})
+#: The event log: (the log before it, the newest event's type, its fields), or None
+#: when empty. Appending is one tuple, and a clone or an observation shares the log.
+Log = tuple[Any, type[Any], tuple[Any, ...]] | None
+#: A per-family zone: each family's cards, by seat.
+Zone = tuple[tuple[CardId, ...], ...]
+
+
+@lru_cache(maxsize=64)
+def _seats(families: tuple[str, ...]) -> dict[str, int]:
+    """Each family's seat (shared by the games of one seating, and never changed)."""
+    return {family: seat for seat, family in enumerate(families)}
+
+
+def replaced(values: tuple[Any, ...], index: int, value: Any) -> tuple[Any, ...]:
+    """``values`` with the item at ``index`` replaced by ``value``: a new tuple."""
+    items = list(values)  # compiled, the quickest way for short tuples
+    items[index] = value
+    return tuple(items)
 
 
 class State:
@@ -69,6 +81,8 @@ class State:
         "revealing",
         "round",
         "rules",
+        "seat",
+        "seed",
         "set_aside",
         "set_aside_counts",
         "tasks",
@@ -80,8 +94,10 @@ class State:
     # Fixed for the game, shared by clones.
     rules: GameRules
     config: GameConfig
+    seed: int  # the game's own seed (a simulation's games share one configuration)
     cards: tuple[str, ...]  # the card list every family holds (RULINGS G1)
     families: tuple[str, ...]  # seat order, clockwise
+    seat: dict[str, int]  # each family's seat
     identity: Identity
     direction: str  # which way the Resolution Direction tile points (display only)
     recording: bool  # whether events are kept in the log
@@ -89,17 +105,19 @@ class State:
     # The position.
     queue: tuple[tuple[CardId, ...], ...]  # resolution order; each stack bottom first
     up: int  # bit ``card`` set: that card is face up in the queue
-    tokens: Frozen[CardId, int]  # cards with tokens on them
-    bribes: Frozen[CardId, str]  # card -> family whose Bribery token it carries
+    # Zones and Influence are by seat; tokens, Bribery tokens and public keys by card.
+    tokens: tuple[tuple[CardId, int], ...]  # (card, tokens) for the cards with tokens, by id
+    bribes: tuple[str, ...]  # the family whose Bribery token each card carries ("" none);
+    # () while no card carries one
     hands: Zone
     set_aside: Zone
     reserve: Zone
     discarded: Zone  # piles in front of each ORIGINAL owner
     eliminated: Zone
-    influence: Frozen[str, int]
-    public: Frozen[CardId, str]  # the key of every card all families have seen
-    # How many cards each family holds in hand and set aside, by seat: what every
-    # family sees of the others' hands; kept by set_zone, for cheap observations.
+    influence: tuple[int, ...]
+    public: tuple[str, ...]  # the key of every card all families have seen ("" if not)
+    # How many cards each family holds in hand and set aside, by seat: what every family
+    # sees of the others' hands. Kept by set_zone: counted once, observed often.
     hand_counts: tuple[int, ...]
     set_aside_counts: tuple[int, ...]
 
@@ -132,23 +150,26 @@ class State:
         state = cls()
         state.rules = rules
         state.config = config
+        state.seed = config.seed
         state.cards = cards
         state.families = config.families
+        state.seat = _seats(config.families)
         state.identity = identity
         state.direction = direction
         state.recording = recording
         state.queue = ()
         state.up = 0
-        state.tokens = _NONE
-        state.bribes = _NONE
-        empty: Zone = MappingProxyType(dict.fromkeys(config.families, ()))
+        cards_count = len(identity)
+        state.tokens = ()
+        state.bribes = ()
+        empty: Zone = ((),) * len(config.families)
         state.set_zone("hands", empty)
         state.set_zone("set_aside", empty)
         state.reserve = empty
         state.discarded = empty
         state.eliminated = empty
-        state.influence = MappingProxyType(dict.fromkeys(config.families, 1))  # RULINGS G2
-        state.public = _NONE
+        state.influence = (1,) * len(config.families)  # RULINGS G2
+        state.public = ("",) * cards_count
         state.round = 1
         state.phase = PLACEMENT
         state.first = 0
@@ -170,8 +191,10 @@ class State:
         other = State()
         other.rules = self.rules
         other.config = self.config
+        other.seed = self.seed
         other.cards = self.cards
         other.families = self.families
+        other.seat = self.seat
         other.identity = self.identity
         other.direction = self.direction
         other.recording = self.recording
@@ -217,13 +240,13 @@ class State:
         raise KeyError(name)
 
     def set_zone(self, name: str, zone: Zone) -> None:
-        """Make ``zone`` (its families in seat order) the zone called ``name``."""
+        """Make ``zone`` (by seat) the zone called ``name``."""
         if name == "hands":
             self.hands = zone
-            self.hand_counts = tuple(map(len, zone.values()))
+            self.hand_counts = tuple([len(cards) for cards in zone])
         elif name == "set_aside":
             self.set_aside = zone
-            self.set_aside_counts = tuple(map(len, zone.values()))
+            self.set_aside_counts = tuple([len(cards) for cards in zone])
         elif name == "reserve":
             self.reserve = zone
         elif name == "discarded":
@@ -241,17 +264,60 @@ class State:
         """The family that owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
         bribes = self.bribes
         if bribes:
-            briber = bribes.get(card)
-            if briber is not None:
+            briber = bribes[card]
+            if briber:
                 return briber
         return self.identity.colours[card]
+
+    def tokens_on(self, card: CardId) -> int:
+        """The tokens on ``card``."""
+        for holder, count in self.tokens:
+            if holder == card:
+                return count
+        return 0
+
+    def set_tokens(self, card: CardId, count: int) -> None:
+        """Put ``count`` tokens on ``card`` (0: none), in place of those it had."""
+        pairs = [pair for pair in self.tokens if pair[0] != card]
+        if count:
+            pairs.append((card, count))
+            pairs.sort()
+        self.tokens = tuple(pairs)
+
+    def by_family(self, values: tuple[Any, ...]) -> dict[str, Any]:
+        """Something kept by seat, as a mapping of family to value."""
+        return dict(zip(self.families, values, strict=True))
+
+    def by_seat(self, values: Mapping[str, Any], default: Any) -> tuple[Any, ...]:
+        """A mapping of family to value, as a tuple by seat (``default`` where missing)."""
+        return tuple(values.get(family, default) for family in self.families)
+
+    def set_cards(
+        self,
+        tokens: Mapping[CardId, int],
+        bribes: Mapping[CardId, str],
+        public: Mapping[CardId, str],
+    ) -> None:
+        """Tokens, Bribery tokens and public keys given by card, kept by card id."""
+        count = len(self.identity)
+        self.tokens = tuple(sorted((card, n) for card, n in tokens.items() if n))
+        self.bribes = tuple(bribes.get(card, "") for card in range(count)) if bribes else ()
+        self.public = tuple(public.get(card, "") for card in range(count))
 
 
 def log_events(log: Log) -> tuple[Event, ...]:
     """The events of ``log``, oldest first."""
     found: list[Event] = []
     while log is not None:
-        log, event = log
-        found.append(event)
+        log, kind, fields = log
+        found.append(kind(*fields))
     found.reverse()
     return tuple(found)
+
+
+def logged(events: Iterable[Event]) -> Log:
+    """A log of ``events``, oldest first."""
+    log: Log = None
+    for event in events:
+        log = (log, type(event), tuple(event)[:-1])
+    return log

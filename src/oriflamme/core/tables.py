@@ -21,6 +21,7 @@ import pluggy
 from .ability import Ability
 from .cardsets import CardDef, CardSet
 from .errors import OriflammeError, PluginError
+from .events import EVENT_TYPES
 from .events import HOOKS as EVENT_HOOKS
 from .kinds import BUILTIN_KINDS, DecisionKind
 from .variants import Variant, VariantValue
@@ -46,7 +47,7 @@ class Tables:
     ability_plugins: Mapping[str, str]  # card key -> the plugin that implements it
     variants: Mapping[str, Variant]
     kinds: Mapping[str, DecisionKind]
-    observers: Mapping[str, Any]  # event kind -> pluggy hook caller of its observers
+    observers: Mapping[type[Any], Any]  # event type -> pluggy hook caller of its observers
     hook_plugins: Mapping[CodeType, str]  # event hook implementation's code -> plugin
     observing: frozenset[str]  # plugins that implement an event hook
     contributions: Mapping[str, Contribution]
@@ -112,14 +113,14 @@ class Tables:
                     )
                 kinds[asked.name] = asked
                 kind_plugins[asked.name] = name
-        observers: dict[str, Any] = {}
+        observers: dict[type[Any], Any] = {}
         hook_plugins: dict[CodeType, str] = {}
         observing: set[str] = set()
         for kind, hook in EVENT_HOOKS.items():
             caller = getattr(manager.hook, hook)
             impls = caller.get_hookimpls()
             if impls:
-                observers[kind] = caller
+                observers[EVENT_TYPES[kind]] = caller
                 for impl in impls:
                     observing.add(impl.plugin_name)
                     code = getattr(impl.function, "__code__", None)
