@@ -1,17 +1,23 @@
 # The two commands of the README's Quick start, and the pieces of `make test`.
-# Each target creates .venv and installs the project (with its dev tools) first
-# if that has not been done, so a fresh clone needs nothing else.
+# Each target creates .venv and installs the project (with its dev tools) first if
+# that has not been done, so a fresh clone needs nothing else.
+#
+# The development install is editable, hence pure Python (edits take effect at once).
+# `make compiled` builds the wheel users get, its hot modules compiled with mypyc (see
+# setup.py), installs it into a venv of its own and runs every test on it: CI tests
+# both forms.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+COMPILED := .venv-compiled
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
 
-.PHONY: play test lint typecheck unit conformance bench clean
+.PHONY: play test lint typecheck unit conformance compiled bench clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
@@ -19,7 +25,7 @@ $(STAMP): pyproject.toml
 play: $(STAMP)
 	$(BIN)/oriflamme play
 
-test: lint typecheck unit conformance
+test: lint typecheck unit conformance compiled
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -34,8 +40,17 @@ unit: $(STAMP)
 conformance: $(STAMP)
 	$(BIN)/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 
+compiled: $(STAMP)
+	rm -rf build dist $(COMPILED)
+	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
+	$(PYTHON) -m venv $(COMPILED)
+	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
+		dist/oriflamme-*.whl pytest 'setuptools>=77'
+	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider
+	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
+
 bench: $(STAMP)
 	$(BIN)/python benchmarks/benchmark.py
 
 clean:
-	rm -rf $(VENV) dist build .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(COMPILED) dist build .mypy_cache .ruff_cache .pytest_cache

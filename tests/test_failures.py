@@ -22,7 +22,7 @@ from oriflamme import (
 )
 from oriflamme.core.events import Revealed
 from oriflamme.expansions.base.lord import Lord
-from oriflamme.testing import game_at
+from oriflamme.testing import game_at, registry_with
 
 from .helpers import card_id, hand
 
@@ -159,11 +159,28 @@ def test_an_observer_that_raises_leaves_the_game_as_it_was() -> None:
     assert game.snapshot() == before
 
 
-def test_a_built_in_only_game_takes_an_answer_back_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    # Every game is all or nothing, built-in sets alone too: here the built-in Lord's
-    # ability raises once it has gained, after the reveal has turned the Lord face up
-    # and paid its tokens, all within the one answer.
-    registry = Registry(entry_points=False)
+class TripsAfterTheLord(Ability):
+    """The built-in Lord's own ability, then an error: the Lord's gain, the reveal and
+    its tokens are all part of the one answer that has to be taken back."""
+
+    trip = True
+
+    def activate(self, game: Effects, card: CardId) -> None:
+        Lord().activate(game, card)
+        if TripsAfterTheLord.trip:
+            raise RuntimeError("the Lord tripped")
+
+
+class LordTrips:
+    @hookimpl
+    def replace_abilities(self) -> dict[str, Ability]:
+        return {"lord": TripsAfterTheLord()}
+
+
+def test_an_answer_is_taken_back_whole_after_built_in_code_ran() -> None:
+    # Every game is all or nothing (there is no game that skips it): the reveal, the
+    # tokens it pays and the built-in Lord's gain are all undone.
+    registry = registry_with({"trips": LordTrips()})
     game = game_at(
         {
             "round": 2,
@@ -184,18 +201,11 @@ def test_a_built_in_only_game_takes_an_answer_back_whole(monkeypatch: pytest.Mon
     lord = card_id(game, "red.lord")
     assert game.decision is not None
     assert (game.decision.kind, game.decision.card) == ("reveal", lord)
-    activate = Lord.activate
-
-    def trips(self: Lord, game: Effects, card: CardId) -> None:
-        activate(self, game, card)
-        raise RuntimeError("the Lord tripped")
-
-    monkeypatch.setattr(Lord, "activate", trips)
     before = game.snapshot()
     with pytest.raises(AbilityError) as error:
         game.answer(True)
     assert str(error.value) == (
-        f"plugin 'base': the ability of 'lord' (card {lord} acting) raised RuntimeError: "
+        f"plugin 'trips': the ability of 'lord' (card {lord} acting) raised RuntimeError: "
         "the Lord tripped, answering red's reveal decision with True; the game is as it "
         "was before this answer"
     )
@@ -203,8 +213,11 @@ def test_a_built_in_only_game_takes_an_answer_back_whole(monkeypatch: pytest.Mon
     table = game.observe("blue")
     assert (table.is_up(lord), table.tokens_on(lord), table.key(lord)) == (False, 2, None)
     assert table.influence["red"] == 1
-    monkeypatch.undo()
-    game.answer(True)  # the same answer, now whole: 2 tokens, 1, and 1 for the Heir beside it
+    TripsAfterTheLord.trip = False
+    try:
+        game.answer(True)  # the same answer, now whole: 2 tokens, 1, and 1 for the Heir
+    finally:
+        TripsAfterTheLord.trip = True
     assert game.position().queue[0][0].up
     assert game.observe("blue").influence["red"] == 1 + 2 + 1 + 1
 

@@ -27,6 +27,7 @@ from oriflamme import (
 from oriflamme.core.effects import Effects
 from oriflamme.core.events import EVENT_TYPES
 from oriflamme.core.identity import Identity
+from oriflamme.core.observation import FIELDS
 from oriflamme.core.rules import GameRules
 from oriflamme.core.state import State
 
@@ -223,7 +224,7 @@ def own_attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], o
 def attempts(observation: Observation) -> Iterator[tuple[str, Callable[[], object]]]:
     """Ways to change what an observation shares with the game, each named: every one
     must fail."""
-    for name in Observation.__slots__:
+    for name in (*FIELDS, "log"):
         value = getattr(observation, name)
         if isinstance(value, Mapping):
             key = next(iter(value), "red")

@@ -17,6 +17,9 @@ from .conftest import ROOT
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel built from this checkout, unpacked by pip into a folder of its own."""
     work = tmp_path_factory.mktemp("wheel")
+    # Pure Python: what the wheel holds is checked here, compiling elsewhere (the
+    # Makefile's compiled run installs the compiled wheel and runs every test on it).
+    build = {**os.environ, "ORIFLAMME_PURE": "1"}
     subprocess.run(
         [
             sys.executable,
@@ -30,6 +33,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--wheel-dir",
             str(work / "dist"),
         ],
+        env=build,
         check=True,
         capture_output=True,
         text=True,
@@ -89,3 +93,27 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
     assert run.stdout.strip().endswith("passed, 0 failed")
     game = run_installed(installed, "-m", "oriflamme", "simulate", "--games", "3", "--no-plugins")
     assert game.returncode == 0, game.stderr
+
+
+@pytest.mark.skipif(
+    os.environ.get("ORIFLAMME_EXPECT_COMPILED") != "1",
+    reason="run by `make compiled`, which installs the compiled wheel",
+)
+def test_the_hot_modules_are_compiled() -> None:
+    import oriflamme.bots  # noqa: PLC0415 - the module under test
+    import oriflamme.core.engine  # noqa: PLC0415
+    import oriflamme.core.observation  # noqa: PLC0415
+    import oriflamme.expansions.ablaze.plot  # noqa: PLC0415
+    import oriflamme.expansions.base  # noqa: PLC0415
+
+    for module in (
+        oriflamme.core.engine,
+        oriflamme.core.observation,
+        oriflamme.bots,
+        oriflamme.expansions.ablaze.plot,
+    ):
+        assert module.__file__ is not None
+        assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
+    # The plugin modules hold pluggy's marked hook functions: interpreted, always.
+    assert oriflamme.expansions.base.__file__ is not None
+    assert oriflamme.expansions.base.__file__.endswith(".py")

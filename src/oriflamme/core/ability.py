@@ -20,11 +20,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .compiling import mypyc_attr
+
 if TYPE_CHECKING:
     from .effects import Effects
     from .identity import CardId
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
 class Ability:
     """Override :meth:`activate`; override :meth:`eliminated` if the card reacts to it."""
 

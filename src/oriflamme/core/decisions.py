@@ -16,7 +16,7 @@ order. :meth:`Game.answer_option` answers by number.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, Final, NamedTuple, NoReturn
+from typing import Any, Final, NamedTuple, NoReturn, cast
 
 from .identity import CardId
 
@@ -77,7 +77,10 @@ class Placements:
                 yield _new(Placement, (card, at))
 
     def __contains__(self, answer: object) -> bool:
-        return isinstance(answer, Placement) and answer.card in self.cards and answer.at in self.ats
+        if not isinstance(answer, Placement):
+            return False
+        card, at = cast("tuple[object, object]", answer)  # it may hold anything
+        return card in self.cards and at in self.ats
 
     def index(self, answer: Placement) -> int:
         """The option number of ``answer`` (a ``ValueError`` if it is not an option)."""

@@ -397,10 +397,12 @@ class Effects(Queue):
             raise
         except Exception as exc:
             plugin = self.rules.hook_plugin(exc)
-            raise PluginError(
+            error = PluginError(
                 f"plugin {plugin!r} failed observing {event.kind} "
                 f"({event!r}): {type(exc).__name__}: {exc}"
-            ) from exc
+            )
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+            raise error
         finally:
             self._observing = observing
 

@@ -33,7 +33,6 @@ from .saves import dump, load, snapshot
 from .scoring import final_scores, winners
 from .state import END, State
 
-_AT = (str, int)
 _checked: GameConfig | None = None
 # The types an offered answer has, by decision kind (a bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
@@ -181,17 +180,7 @@ class Game:
         if kind == "reveal":
             checked = answer if type(answer) is bool else self._check(decision, answer)
         elif kind == "place":
-            # Against the game's own hand and queue, never the options handed out.
-            if (
-                type(answer) is Placement
-                and type(answer.card) is int  # 1.0 == 1 and True == 1: exact types only
-                and type(answer.at) in _AT
-                and answer.card in self._state.hands[self._state.seat[decision.family]]
-                and self._engine.placeable(decision.family, answer.at)
-            ):
-                checked = answer
-            else:
-                checked = self._check(decision, answer)
+            checked = self._placement(decision, answer)
         else:
             exact = _EXACT.get(kind)
             if exact is not None and type(answer) in exact and answer in decision.options:
@@ -200,7 +189,23 @@ class Game:
                 checked = self._check(decision, answer)
         self._commit(decision, checked)
 
-    def answer_option(self, number: int) -> None:
+    def _placement(self, decision: Decision, answer: object) -> Answer:
+        if type(answer) is Placement:
+            # Read as plain objects: a Placement may hold anything a caller put in it.
+            card, at = cast("tuple[object, object]", answer)
+            state = self._state
+            family = decision.family
+            if (
+                type(card) is int  # 1.0 == 1 and True == 1: exact types only
+                and (type(at) is int or type(at) is str)
+                and card in state.hands[state.seat[family]]
+                # Against the game's own hand and queue, never the options handed out.
+                and self._engine.placeable(family, at)
+            ):
+                return answer
+        return self._check(decision, answer)
+
+    def answer_option(self, number: object) -> None:
         """Answer with option ``number`` of the pending decision (see :mod:`.decisions`)."""
         decision = self._state.pending
         if decision is None:
@@ -225,7 +230,9 @@ class Game:
             engine.apply(decision, answer)
         except Exception as exc:
             engine._state = old
-            raise AbilityError(blame(old.rules, exc, decision, answer)) from exc
+            error = AbilityError(blame(old.rules, exc, decision, answer))
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+            raise error
         except BaseException:
             engine._state = old
             raise

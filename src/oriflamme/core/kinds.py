@@ -17,8 +17,9 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from .compiling import mypyc_attr
 from .decisions import FIRST, LAST, Answer, At, Decision, Placement
 from .errors import IllegalAnswer
 from .identity import CardId
@@ -43,6 +44,7 @@ class Words(Protocol):
         ...
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
 class DecisionKind:
     """A kind of question. Subclass it to add one; override what differs.
 
@@ -52,12 +54,14 @@ class DecisionKind:
     decision can be sent to a client and saved.
     """
 
+    # Class attributes, which a subclass sets in its body (compiled, a plain annotated
+    # attribute would be an instance slot that hides the subclass's value).
     #: The name ``ask`` uses. Unique among installed kinds.
-    name: str = ""
+    name: ClassVar[str] = ""
     #: What the question asks, for a person (used when the asker gives no words).
-    help: str = "choose one of the options"
+    help: ClassVar[str] = "choose one of the options"
     #: Whether the options show the asked family's hidden cards (its hand, say).
-    private_options: bool = False
+    private_options: ClassVar[bool] = False
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         """``answer`` in its canonical form, or :class:`IllegalAnswer` saying why."""

@@ -26,8 +26,8 @@ from .scoring import rank
 from .state import END, Log, State, log_events
 
 _NOTHING: Mapping[CardId, str] = MappingProxyType({})
-#: The fields an observation is compared by (the log by its events).
-_FIELDS = (
+#: The fields an observation is made of, but for its log (compared by its events).
+FIELDS = (
     "family",
     "families",
     "cards",
@@ -70,7 +70,7 @@ class Observation:
     mappings of family, or of card, to value.
     """
 
-    __slots__ = (*_FIELDS, "log")
+    __slots__ = (*FIELDS, "log")
 
     family: Final[str | None]
     families: Final[tuple[str, ...]]
@@ -270,7 +270,7 @@ class Observation:
         if not isinstance(other, Observation):
             return NotImplemented
         return (
-            all(getattr(self, name) == getattr(other, name) for name in _FIELDS)
+            all(getattr(self, name) == getattr(other, name) for name in FIELDS)
             and self.events == other.events
         )
 

@@ -1,0 +1,19 @@
+"""What the ahead-of-time compiler (mypyc, see setup.py) needs told, at no cost when the
+package runs as pure Python."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+    try:
+        from mypy_extensions import mypyc_attr
+    except ImportError:  # not installed: only the compiler reads the mark
+
+        def mypyc_attr(*attrs, **flags):
+            return lambda cls: cls
+
+
+__all__ = ["mypyc_attr"]
