@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import sys
 import time
 
@@ -30,7 +31,8 @@ def play_one(registry: Registry, families: int, sets: tuple[str, ...], seed: int
     game = Game.new(
         GameConfig(families=COLOURS[:families], sets=sets, seed=seed), registry=registry
     )
-    bots = {family: RandomBot(seed * 8 + i) for i, family in enumerate(game.families)}
+    rng = random.Random(seed * 8 + 7)  # as the README: the bots share one generator
+    bots = {family: RandomBot(rng) for family in game.families}
     answers = 0
     decision = game.decision
     while decision is not None:

@@ -402,7 +402,7 @@ class Effects(Queue):
                 f"({event!r}): {type(exc).__name__}: {exc}"
             )
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
-            raise error
+            raise error from exc
         finally:
             self._observing = observing
 

@@ -232,7 +232,7 @@ class Game:
             engine._state = old
             error = AbilityError(blame(old.rules, exc, decision, answer))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
-            raise error
+            raise error from exc
         except BaseException:
             engine._state = old
             raise
