@@ -15,7 +15,7 @@ COMPILED := .venv-compiled
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
 
-.PHONY: play test lint typecheck unit conformance compiled bench clean
+.PHONY: play test lint typecheck unit conformance compiled bench fuzz clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -45,9 +45,13 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		dist/oriflamme-*.whl pytest 'setuptools>=77'
+		dist/oriflamme-*.whl pytest 'hypothesis>=6.100' 'setuptools>=77'
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
+
+# The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).
+fuzz: $(STAMP)
+	ORIFLAMME_FUZZ_EXAMPLES=$${ORIFLAMME_FUZZ_EXAMPLES:-3000} $(BIN)/pytest -m fuzz
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/benchmark.py

@@ -6,8 +6,9 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
 * checks an answer (:meth:`DecisionKind.check`): it returns the answer in its
   canonical form, accepting it as Python or as JSON sent back from
   :meth:`Decision.to_dict`, or raises :class:`IllegalAnswer` saying why. Checking
-  never changes the game, and a message names only what the answering family may see
-  (docs/rulings.md P4);
+  never changes the game, and a message names only what every family may see: the
+  answer as sent, public cards, card ids, never a hidden card's name, for the sender
+  may not be the family asked (docs/rulings.md P4);
 * words the question and each option for a person (:meth:`question`,
   :meth:`option`), through a :class:`Words` that names cards as one family sees them;
 * says whether its options are private to the family asked (``private_options``):
@@ -69,7 +70,15 @@ class DecisionKind:
         for option in decision.options:
             if type(option) is type(wanted) and option == wanted:
                 return option
-        raise refuse(decision, f"{answer!r} is not one of the options {_listed(decision.options)}")
+        raise refuse(
+            decision, f"{_shown(answer)} is not one of the options {self.listed(decision)}"
+        )
+
+    def listed(self, decision: Decision) -> str:
+        """The options, for a refusal: whoever sent the answer may read it (P4)."""
+        if self.private_options:
+            return "the family asked sees (they are private)"
+        return _listed(decision.options)
 
     def question(self, decision: Decision, words: Words) -> str:
         """The question, for the family asked."""
@@ -98,9 +107,26 @@ def _label(decision: Decision, option: Answer) -> str | None:
         return None
 
 
-def _tupled(value: object) -> object:
-    if isinstance(value, list):
-        return tuple(_tupled(item) for item in value)
+#: The most of an answer a refusal repeats: an answer can be any size.
+SHOWN = 80
+
+
+def _shown(answer: object) -> str:
+    """``answer`` as the sender wrote it, cut short if it is long."""
+    try:
+        text = repr(answer)
+    except Exception:  # a caller's object whose repr fails is still refused cleanly
+        text = f"a {type(answer).__name__}"
+    return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
+
+
+#: Options nest no deeper than this; a deeper answer matches none and is left as sent.
+DEPTH = 8
+
+
+def _tupled(value: object, depth: int = 0) -> object:
+    if isinstance(value, list) and depth < DEPTH:
+        return tuple(_tupled(item, depth + 1) for item in value)
     return value
 
 
@@ -111,7 +137,7 @@ def _listed(options: Iterable[Answer]) -> str:
 def _index(decision: Decision, answer: object, what: str) -> int:
     """A queue index answer: an int (never a bool), one of the options."""
     if type(answer) is not int:
-        raise refuse(decision, f"a {what} is answered with a queue index, not {answer!r}")
+        raise refuse(decision, f"a {what} is answered with a queue index, not {_shown(answer)}")
     if answer not in decision.options:
         raise refuse(
             decision,
@@ -126,7 +152,8 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
         return FIRST if not game.queue else str(at)  # FORMAT: one answer in an empty queue
     if type(at) is not int:
         raise refuse(
-            decision, f"a place in the queue is 'first', 'last' or a position index, not {at!r}"
+            decision,
+            f"a place in the queue is 'first', 'last' or a position index, not {_shown(at)}",
         )
     length = len(game.queue)
     if not 0 <= at < length:
@@ -151,8 +178,10 @@ class PlaceKind(DecisionKind):
         if card in hand and game.placeable(family, spot):
             return Placement(card, spot)
         if card not in hand:
-            held = ", ".join(f"{c} ({game.key(c)})" for c in hand) or "nothing"
-            raise refuse(decision, f"card {card} is not in {family}'s hand (it holds {held})")
+            # Ids only, and not the hand: the sender may be another family (P4).
+            raise refuse(
+                decision, f"card {card} is not in {family}'s hand: see its observation's hand"
+            )
         if game.round < 2:
             raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
         raise refuse(
@@ -175,9 +204,9 @@ def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object
     elif isinstance(answer, tuple | list) and len(answer) == 2:
         card, at = answer
     else:
-        raise refuse(decision, f"a placement is answered Placement(card, at), not {answer!r}")
+        raise refuse(decision, f"a placement is answered Placement(card, at), not {_shown(answer)}")
     if type(card) is not int:
-        raise refuse(decision, f"a placement names a card in hand by its id, not {card!r}")
+        raise refuse(decision, f"a placement names a card in hand by its id, not {_shown(card)}")
     return card, at
 
 
@@ -189,7 +218,7 @@ class RevealKind(DecisionKind):
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         if type(answer) is not bool:
-            raise refuse(decision, f"a reveal is answered True or False, not {answer!r}")
+            raise refuse(decision, f"a reveal is answered True or False, not {_shown(answer)}")
         return answer
 
     def question(self, decision: Decision, words: Words) -> str:
@@ -249,7 +278,8 @@ class TwinKind(DecisionKind):
         if at not in decision.options:
             raise refuse(
                 decision,
-                f"the Twin cannot go at {at!r}; the legal places are {_listed(decision.options)}",
+                f"the Twin cannot go at {_shown(at)}; the legal places are "
+                f"{_listed(decision.options)}",
             )
         return at
 
@@ -270,7 +300,7 @@ class ChooseKind(DecisionKind):
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         if not isinstance(answer, str) or answer not in decision.options:
             raise refuse(
-                decision, f"{answer!r} is not one of the options {_listed(decision.options)}"
+                decision, f"{_shown(answer)} is not one of the options {self.listed(decision)}"
             )
         return answer
 
