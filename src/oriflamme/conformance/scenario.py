@@ -3,6 +3,12 @@
 This module knows the file's shape: which keys exist, what each holds, how a
 card, a stack and an answer are written. Whether the position it describes is a
 legal one is for :mod:`.position` to say.
+
+Every value is checked for its exact type before it is used (``true`` is not an
+integer, ``1.0`` is not a queue index), so that a file of any shape gets one
+:class:`ScenarioError` naming its line and what was expected. In ``state`` a zone,
+a family's cards or the queue given as ``null`` is empty; in ``expect`` every key
+given must hold a value, since an empty expectation would check nothing.
 """
 
 from __future__ import annotations
@@ -18,7 +24,7 @@ from ..core.config import FAMILY_PATTERN
 from ..core.errors import OriflammeError
 from ..core.position import LABEL
 from ..core.state import PILES
-from ..core.yamlfile import YamlDocument, parse_yaml
+from ..core.yamlfile import YamlDocument, parse_yaml, read_text, show
 
 
 class ScenarioError(OriflammeError):
@@ -26,6 +32,8 @@ class ScenarioError(OriflammeError):
 
 
 CARD_ID = LABEL  # a card id in a scenario is a card's label in the engine
+SET_PATTERN = re.compile(r"[a-z][a-z0-9_]*")
+MAX_COPY_DIGITS = 3  # a family holds a few copies of a card, never a thousand
 TOP_KEYS = {"name", "source", "sets", "players", "variants", "state", "play", "expect"}
 ZONES = PILES  # the per-family zones: hands, set_aside, reserve, discarded, eliminated
 STATE_KEYS = {"round", "phase", "first_player", "influence", "queue", *ZONES, "resolving"}
@@ -41,6 +49,8 @@ ANSWER_FORMS: dict[frozenset[str], str] = {
     frozenset({"at"}): "twin",
     frozenset({"choose"}): "choose",
 }
+
+Where = tuple[str | int, ...]
 
 
 @attrs.frozen
@@ -67,6 +77,9 @@ class Step:
 
 @attrs.frozen
 class Scenario:
+    """A checked scenario. ``state`` and ``expect`` hold the keys the file gives,
+    each value of its checked type (zones as tuples of card ids)."""
+
     path: str
     name: str
     source: str | None
@@ -82,13 +95,12 @@ class Scenario:
 
 
 def load_scenario(path: str | Path) -> Scenario:
-    """Read and check one scenario file; any problem raises :class:`ScenarioError`."""
-    path = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ScenarioError(f"{path}: cannot read: {exc.strerror}") from None
-    return parse_scenario(text, path)
+    """Read and check one scenario file; any problem raises :class:`ScenarioError`.
+
+    The file is read within the limits of :mod:`oriflamme.core.yamlfile` (size,
+    line length, nesting, aliases, integers).
+    """
+    return parse_scenario(read_text(path, ScenarioError), str(path))
 
 
 def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
@@ -100,58 +112,68 @@ class _Reader:
     def __init__(self, doc: YamlDocument) -> None:
         self.doc = doc
 
-    def fail(self, where: tuple[str | int, ...], message: str) -> ScenarioError:
+    def fail(self, where: Where, message: str) -> ScenarioError:
         return ScenarioError(f"{self.doc.where(*where)}: {message}")
 
     def mapping(
-        self, value: object, where: tuple[str | int, ...], allowed: set[str], what: str
+        self, value: object, where: Where, allowed: set[str] | None, what: str, *, empty: bool
     ) -> Mapping[str, Any]:
-        if value is None:
+        # None allows any name; null stands for an empty mapping where ``empty``.
+        if value is None and empty:
             return {}
         if not isinstance(value, Mapping):
-            raise self.fail(where, f"{what} must be a mapping, not {type(value).__name__}")
-        unknown = sorted(str(k) for k in value if k not in allowed)
-        if unknown:
-            raise self.fail(
-                (*where, unknown[0]),
-                f"unknown key {unknown[0]!r} in {what} (expected: {', '.join(sorted(allowed))})",
+            raise self.fail(where, f"{what} must be a mapping, not {show(value)}")
+        for key in value:
+            if not isinstance(key, str) or (allowed is not None and key not in allowed):
+                expected = ", ".join(sorted(allowed)) if allowed is not None else "names"
+                raise self.fail(
+                    (*where, str(key)),
+                    f"unknown key {show(key)} in {what} (expected: {expected})",
+                )
+        return value
+
+    def integer(self, value: object, where: Where, what: str, low: int, high: int | None) -> int:
+        if type(value) is not int or value < low or (high is not None and value > high):
+            wanted = (
+                f"an integer from {low} to {high}" if high is not None else f"an integer >= {low}"
             )
+            raise self.fail(where, f"{what} must be {wanted}, not {show(value)}")
         return value
 
     def scenario(self) -> Scenario:
         data = self.doc.data
         if not isinstance(data, Mapping):
             raise self.fail((), "a scenario must be a mapping with name, sets, players and state")
-        top = self.mapping(data, (), TOP_KEYS, "the scenario")
+        top = self.mapping(data, (), TOP_KEYS, "the scenario", empty=False)
         for required in ("name", "sets", "players", "state"):
             if required not in top:
                 raise self.fail((), f"missing required key {required!r}")
         name = top["name"]
         if not isinstance(name, str) or not name.strip() or "\n" in name.strip():
-            raise self.fail(("name",), "'name' must be one line of text")
+            raise self.fail(("name",), f"'name' must be one line of text, not {show(name)}")
         source = top.get("source")
         if source is not None and not isinstance(source, str):
-            raise self.fail(("source",), "'source' must be text")
-        sets = self.names(top["sets"], ("sets",), "sets", r"^[a-z][a-z0-9_]*$")
-        players = self.names(top["players"], ("players",), "players", FAMILY_PATTERN.pattern)
-        variants = self.mapping(
-            top.get("variants"), ("variants",), set(top.get("variants") or {}), "variants"
-        )
-        state = self.mapping(top["state"], ("state",), STATE_KEYS, "state")
-        expect = self.mapping(top.get("expect"), ("expect",), EXPECT_KEYS, "expect")
-        queue = self.queue(state.get("queue"), ("state", "queue"))
+            raise self.fail(("source",), f"'source' must be text, not {show(source)}")
+        sets = self.names(top["sets"], ("sets",), "sets", SET_PATTERN)
+        players = self.names(top["players"], ("players",), "players", FAMILY_PATTERN)
+        variants = self.variants(top.get("variants"))
+        raw_state = self.mapping(top["state"], ("state",), STATE_KEYS, "state", empty=True)
+        raw_expect = self.mapping(top.get("expect"), ("expect",), EXPECT_KEYS, "expect", empty=True)
+        queue = self.queue(raw_state.get("queue"), ("state", "queue"), empty=True)
         expect_queue = (
-            self.queue(expect["queue"], ("expect", "queue")) if "queue" in expect else None
+            self.queue(raw_expect["queue"], ("expect", "queue"), empty=False)
+            if "queue" in raw_expect
+            else None
         )
-        self.check_state(state, players)
-        self.check_expect(expect, players)
+        state = self.state(raw_state, players, len(queue))
+        expect = self.expect(raw_expect, players)
         return Scenario(
             path=self.doc.path,
             name=name.strip(),
             source=source,
             sets=sets,
             players=players,
-            variants=dict(variants),
+            variants=variants,
             state=state,
             queue=queue,
             steps=self.steps(top.get("play"), players),
@@ -161,51 +183,71 @@ class _Reader:
         )
 
     def names(
-        self, value: object, where: tuple[str | int, ...], what: str, pattern: str
+        self, value: object, where: Where, what: str, pattern: re.Pattern[str]
     ) -> tuple[str, ...]:
         if not isinstance(value, list) or not value:
-            raise self.fail(where, f"'{what}' must be a non-empty list")
+            raise self.fail(where, f"'{what}' must be a non-empty list, not {show(value)}")
         for index, item in enumerate(value):
-            if not isinstance(item, str) or not re.match(pattern, item):
-                raise self.fail((*where, index), f"{item!r} is not a valid name in '{what}'")
+            # fullmatch: a pattern's `$` would let "red\n" through
+            if not isinstance(item, str) or not pattern.fullmatch(item):
+                raise self.fail(
+                    (*where, index),
+                    f"{show(item)} is not a valid name in '{what}' (a lowercase word)",
+                )
         if len(set(value)) != len(value):
             raise self.fail(where, f"'{what}' names the same entry twice")
         return tuple(value)
 
-    def card_id(self, value: object, where: tuple[str | int, ...]) -> str:
-        match = CARD_ID.match(value) if isinstance(value, str) else None
+    def variants(self, value: object) -> dict[str, Any]:
+        variants = dict(self.mapping(value, ("variants",), None, "'variants'", empty=True))
+        for name, chosen in variants.items():
+            # Variant values are words, true/false or integers (core/variants.py).
+            if type(chosen) not in (str, bool, int):
+                raise self.fail(
+                    ("variants", name),
+                    f"variant {name!r} must be a word, true/false or an integer, "
+                    f"not {show(chosen)}",
+                )
+        return variants
+
+    def card_id(self, value: object, where: Where) -> str:
+        match = CARD_ID.fullmatch(value) if isinstance(value, str) else None
         if match is None or not isinstance(value, str):
             raise self.fail(
-                where, f"{value!r} is not a card id like 'red.soldier' or 'red.soldier.2'"
+                where, f"{show(value)} is not a card id like 'red.soldier' or 'red.soldier.2'"
             )
         if match.group(3) == "1":
             raise self.fail(where, f"{value!r}: the first copy of a card has no number")
+        if match.group(3) is not None and len(match.group(3)) > MAX_COPY_DIGITS:
+            raise self.fail(
+                where, f"{show(value)}: a copy number has at most {MAX_COPY_DIGITS} digits"
+            )
         return value
 
-    def card(self, value: object, where: tuple[str | int, ...]) -> CardEntry:
+    def card(self, value: object, where: Where) -> CardEntry:
         if isinstance(value, str):
             return CardEntry(self.card_id(value, where))
-        entry = self.mapping(value, where, CARD_KEYS, "a queue card")
+        if isinstance(value, list):
+            raise self.fail(where, "a stack cannot hold a stack: a card is an id or a mapping")
+        entry = self.mapping(value, where, CARD_KEYS, "a queue card", empty=False)
         if "card" not in entry:
             raise self.fail(where, "a queue card written as a mapping needs 'card'")
         up = entry.get("up", False)
-        tokens = entry.get("tokens", 0)
         owner = entry.get("owner")
         if not isinstance(up, bool):
-            raise self.fail((*where, "up"), f"'up' must be true or false, not {up!r}")
-        if type(tokens) is not int or tokens < 0:
-            raise self.fail((*where, "tokens"), f"'tokens' must be an integer >= 0, not {tokens!r}")
-        if owner is not None and not (isinstance(owner, str) and FAMILY_PATTERN.match(owner)):
-            raise self.fail((*where, "owner"), f"'owner' must be a family, not {owner!r}")
+            raise self.fail((*where, "up"), f"'up' must be true or false, not {show(up)}")
+        tokens = self.integer(entry.get("tokens", 0), (*where, "tokens"), "'tokens'", 0, None)
+        if owner is not None and not (isinstance(owner, str) and FAMILY_PATTERN.fullmatch(owner)):
+            raise self.fail((*where, "owner"), f"'owner' must be a family, not {show(owner)}")
         return CardEntry(self.card_id(entry["card"], (*where, "card")), up, tokens, owner)
 
     def queue(
-        self, value: object, where: tuple[str | int, ...]
+        self, value: object, where: Where, *, empty: bool
     ) -> tuple[tuple[CardEntry, ...], ...]:
-        if value is None:
+        if value is None and empty:
             return ()
         if not isinstance(value, list):
-            raise self.fail(where, "'queue' must be a list of cards and stacks")
+            raise self.fail(where, f"'queue' must be a list of cards and stacks, not {show(value)}")
         stacks = []
         for index, entry in enumerate(value):
             here = (*where, index)
@@ -217,115 +259,133 @@ class _Reader:
                 stacks.append((self.card(entry, here),))
         return tuple(stacks)
 
-    def families_map(
-        self, value: object, where: tuple[str | int, ...], players: tuple[str, ...]
-    ) -> Mapping[str, Any]:
-        mapping = self.mapping(value, where, set(players), "'" + str(where[-1]) + "'")
-        return mapping
-
-    def check_state(self, state: Mapping[str, Any], players: tuple[str, ...]) -> None:
-        where: tuple[str | int, ...] = ("state",)
-        round_ = state.get("round", 1)
-        if type(round_) is not int or not 1 <= round_ <= 6:
-            raise self.fail((*where, "round"), f"'round' must be 1 to 6, not {round_!r}")
-        phase = state.get("phase", "placement")
-        if phase not in PHASES:
-            raise self.fail(
-                (*where, "phase"), f"'phase' must be placement or resolution, not {phase!r}"
-            )
-        first = state.get("first_player", players[0])
-        if first not in players:
-            raise self.fail(
-                (*where, "first_player"), f"first_player {first!r} is not one of the players"
-            )
-        influence = self.families_map(state.get("influence"), (*where, "influence"), players)
-        for family, amount in influence.items():
-            if type(amount) is not int or amount < 0:
-                raise self.fail(
-                    (*where, "influence", family),
-                    f"{family}'s Influence must be an integer >= 0, not {amount!r}",
-                )
-        for zone in ZONES:
-            self.zone(state.get(zone), (*where, zone), players)
-        if "resolving" in state:
-            resolving = state["resolving"]
-            if phase != "resolution":
-                raise self.fail(
-                    (*where, "resolving"), "'resolving' is only for the resolution phase"
-                )
-            length = len(state.get("queue") or [])
-            if type(resolving) is not int or not 0 <= resolving <= length:
-                raise self.fail(
-                    (*where, "resolving"),
-                    f"'resolving' must be a queue index from 0 to {length}, not {resolving!r}",
-                )
+    def influence(
+        self, value: object, where: Where, players: tuple[str, ...], *, empty: bool
+    ) -> dict[str, int]:
+        given = self.mapping(value, where, set(players), "'influence'", empty=empty)
+        # RULINGS G7: Influence never goes below 0.
+        return {
+            family: self.integer(amount, (*where, family), f"{family}'s Influence", 0, None)
+            for family, amount in given.items()
+        }
 
     def zone(
-        self, value: object, where: tuple[str | int, ...], players: tuple[str, ...]
+        self, value: object, where: Where, players: tuple[str, ...], *, empty: bool
     ) -> dict[str, tuple[str, ...]]:
-        mapping = self.families_map(value, where, players)
+        mapping = self.mapping(value, where, set(players), f"'{where[-1]}'", empty=empty)
         zone: dict[str, tuple[str, ...]] = {}
         for family, listed in mapping.items():
-            cards = [] if listed is None else listed
+            cards = [] if listed is None and empty else listed
             if not isinstance(cards, list):
-                raise self.fail((*where, family), f"{family}'s cards must be a list of card ids")
+                raise self.fail(
+                    (*where, family),
+                    f"{family}'s cards must be a list of card ids, not {show(cards)}",
+                )
             zone[family] = tuple(self.card_id(c, (*where, family, i)) for i, c in enumerate(cards))
         return zone
 
-    def check_expect(self, expect: Mapping[str, Any], players: tuple[str, ...]) -> None:
-        where: tuple[str | int, ...] = ("expect",)
-        for family, amount in self.families_map(
-            expect.get("influence"), (*where, "influence"), players
-        ).items():
-            if type(amount) is not int:
-                raise self.fail((*where, "influence", family), "Influence must be an integer")
-        for zone in ZONES:
-            self.zone(expect.get(zone), (*where, zone), players)
-        if "round" in expect and (type(expect["round"]) is not int):
-            raise self.fail((*where, "round"), "'round' must be an integer")
-        if "phase" in expect and expect["phase"] not in PHASES:
-            raise self.fail((*where, "phase"), "'phase' must be placement or resolution")
-        if "next" in expect:
-            nxt = expect["next"]
-            if nxt != "end":
-                ask = self.mapping(nxt, (*where, "next"), set(players), "'next'")
-                if len(ask) != 1 or next(iter(ask.values())) not in ANSWER_FORMS.values():
+    def section(
+        self, given: Mapping[str, Any], where: Where, players: tuple[str, ...], *, empty: bool
+    ) -> dict[str, Any]:
+        """The keys that ``state`` and ``expect`` share, each checked for its type."""
+        out: dict[str, Any] = {}
+        for key in ("round", "phase", "influence", *ZONES):
+            here, value = (*where, key), given.get(key)
+            if key not in given:
+                continue
+            if key == "round":
+                out[key] = self.integer(value, here, "'round'", 1, 6)
+            elif key == "phase":
+                if not isinstance(value, str) or value not in PHASES:
                     raise self.fail(
-                        (*where, "next"),
-                        "'next' must be 'end' or one "
-                        "family and a decision kind, like {blue: reveal}",
+                        here, f"'phase' must be placement or resolution, not {show(value)}"
                     )
-        if "winner" in expect:
-            winner = expect["winner"]
+                out[key] = value
+            elif key == "influence":
+                out[key] = self.influence(value, here, players, empty=empty)
+            else:
+                out[key] = self.zone(value, here, players, empty=empty)
+        return out
+
+    def state(
+        self, given: Mapping[str, Any], players: tuple[str, ...], length: int
+    ) -> dict[str, Any]:
+        where: Where = ("state",)
+        state = self.section(given, where, players, empty=True)
+        if "first_player" in given:
+            first = given["first_player"]
+            if not isinstance(first, str) or first not in players:
+                raise self.fail(
+                    (*where, "first_player"),
+                    f"first_player must be one of the players, not {show(first)}",
+                )
+            state["first_player"] = first
+        if "resolving" in given:
+            if state.get("phase", "placement") != "resolution":
+                raise self.fail(
+                    (*where, "resolving"), "'resolving' is only for the resolution phase"
+                )
+            state["resolving"] = self.integer(
+                given["resolving"], (*where, "resolving"), "'resolving' (a queue index)", 0, length
+            )
+        return state
+
+    def expect(self, given: Mapping[str, Any], players: tuple[str, ...]) -> dict[str, Any]:
+        where: Where = ("expect",)
+        expect = self.section(given, where, players, empty=False)
+        if "next" in given:
+            expect["next"] = self.next(given["next"], (*where, "next"), players)
+        if "winner" in given:
+            winner = given["winner"]
             winners = winner if isinstance(winner, list) else [winner]
-            if not winners or any(w not in players for w in winners):
+            if not winners or any(not isinstance(w, str) or w not in players for w in winners):
                 raise self.fail(
                     (*where, "winner"),
-                    "'winner' must be a family, or a list of families, of the players",
+                    "'winner' must be a family, or a list of families, of the players, "
+                    f"not {show(winner)}",
                 )
+            expect["winner"] = winner
+        return expect
+
+    def next(self, value: object, where: Where, players: tuple[str, ...]) -> str | dict[str, str]:
+        if value == "end":
+            return "end"
+        if isinstance(value, Mapping) and len(value) == 1:
+            family, kind = next(iter(value.items()))
+            if family in players and isinstance(kind, str) and kind in ANSWER_FORMS.values():
+                return {family: kind}
+        raise self.fail(
+            where,
+            "'next' must be 'end' or one family and a decision kind, like {blue: reveal}, "
+            f"not {show(value)}",
+        )
 
     def steps(self, value: object, players: tuple[str, ...]) -> tuple[Step, ...]:
         if value is None:
             return ()
         if not isinstance(value, list):
-            raise self.fail(("play",), "'play' must be a list of steps")
+            raise self.fail(("play",), f"'play' must be a list of steps, not {show(value)}")
         steps = []
         for index, item in enumerate(value):
-            here: tuple[str | int, ...] = ("play", index)
+            here: Where = ("play", index)
             if not isinstance(item, Mapping) or len(item) != 1:
                 raise self.fail(
                     here, "a step is one family and its answer, like '- red: {reveal: true}'"
                 )
             family, answer = next(iter(item.items()))
-            if family not in players:
-                raise self.fail(here, f"{family!r} is not one of the players")
+            if not isinstance(family, str) or family not in players:
+                raise self.fail(here, f"{show(family)} is not one of the players")
             if not isinstance(answer, Mapping):
-                raise self.fail(here, f"{family}'s answer must be a mapping like {{reveal: true}}")
+                raise self.fail(
+                    here,
+                    f"{family}'s answer must be a mapping like {{reveal: true}}, "
+                    f"not {show(answer)}",
+                )
             error = answer.get("error", False)
             if not isinstance(error, bool):
                 raise self.fail((*here, family, "error"), "'error' must be true or false")
-            keys = frozenset(k for k in answer if k != "error")
-            kind = ANSWER_FORMS.get(keys)
+            keys = frozenset(str(k) for k in answer if k != "error")
+            kind = ANSWER_FORMS.get(keys) if all(isinstance(k, str) for k in answer) else None
             if kind is None:
                 raise self.fail(
                     (*here, family),
@@ -333,21 +393,11 @@ class _Reader:
                     "place+at, reveal, target, to, at or choose",
                 )
             self.check_answer(kind, answer, (*here, family))
-            steps.append(
-                Step(
-                    index + 1,
-                    family,
-                    kind,
-                    {k: v for k, v in answer.items() if k != "error"},
-                    error,
-                    self.doc.where(*here),
-                )
-            )
+            given = {k: v for k, v in answer.items() if k != "error"}
+            steps.append(Step(index + 1, family, kind, given, error, self.doc.where(*here)))
         return tuple(steps)
 
-    def check_answer(
-        self, kind: str, answer: Mapping[str, Any], where: tuple[str | int, ...]
-    ) -> None:
+    def check_answer(self, kind: str, answer: Mapping[str, Any], where: Where) -> None:
         if kind == "place":
             self.card_id(answer["place"], (*where, "place"))
         if kind in ("place", "twin"):
@@ -355,10 +405,14 @@ class _Reader:
             if at not in ("first", "last"):
                 self.card_id(at, (*where, "at"))
         elif kind == "reveal" and not isinstance(answer["reveal"], bool):
-            raise self.fail((*where, "reveal"), "'reveal' must be true or false")
+            raise self.fail(
+                (*where, "reveal"), f"'reveal' must be true or false, not {show(answer['reveal'])}"
+            )
         elif kind == "target":
             self.card_id(answer["target"], (*where, "target"))
-        elif kind == "move" and type(answer["to"]) is not int:
-            raise self.fail((*where, "to"), "'to' must be a queue index")
+        elif kind == "move":
+            self.integer(answer["to"], (*where, "to"), "'to' (a queue index)", 0, None)
         elif kind == "choose" and not isinstance(answer["choose"], str):
-            raise self.fail((*where, "choose"), "'choose' must be an option name")
+            raise self.fail(
+                (*where, "choose"), f"'choose' must be an option name, not {show(answer['choose'])}"
+            )
