@@ -14,10 +14,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, Registry, hookimpl
+from oriflamme import Ability, Registry, cli, hookimpl
 from oriflamme.cli import main
 from oriflamme.commands import cards_command
-from oriflamme.terminal import play_command
+from oriflamme.core.errors import PluginError
+from oriflamme.terminal import MAX_LINE, MAX_WRONG, play_command, read_line
 
 from .conftest import ROOT
 from .helpers import one_card_set
@@ -169,7 +170,24 @@ def run_cli(argv: list[str]) -> int:
         (["simulate", "--variant", "nope=1"], "unknown variant 'nope'"),
         (["simulate", "--variant", "oops"], "expected NAME=VALUE, not 'oops'"),
         (["conformance", "/no/such/place"], "no such file or folder: /no/such/place"),
-        (["play", "--seat", "9"], "--seat 9: a game of 4 families has seats 1 to 4"),
+        (["play", "--seat", "5"], "--seat 5: a game of 4 families has seats 1 to 4"),
+        (["play", "--seat", "9"], "argument --seat: must be at most 5, not 9"),
+        (["play", "--seat", "9" * 5000], "--seat: must be 1 to 5, not a 5000-digit number"),
+        (["play", "--seed", "-1"], "argument --seed: must be at least 0, not -1"),
+        (["play", "--seed", str(2**63)], f"must be at most {2**63 - 1}, not {2**63}"),
+        (["simulate", "--games", "²"], "--games: not a whole number in digits 0-9: '²'"),
+        (["simulate", "--games", "٣"], "--games: not a whole number in digits 0-9: '٣'"),
+        (["simulate", "--games", "10000001"], "must be at most 10000000, not 10000001"),
+        (["simulate", "--jobs", "1025"], "must be at most 1024, not 1025"),
+        (["simulate", "--size", "1001"], "must be at most 1000, not 1001"),
+        (["simulate", "--families", "9" * 30], "must be 3 to 5, not a 30-digit number"),
+        (
+            ["simulate", "--seed", str(2**63 - 1), "--games", "2"],
+            "the last game's seed, --seed + --games - 1 = 9223372036854775808, is more than",
+        ),
+        (["cards", "--sets", "x" * 1001], "--sets: at most 1000 characters, not 1001: 'xxxx"),
+        (["plugins", "--without", "nope"], "--without 'nope': no plugin of that name (plugins:"),
+        (["conformance", str(ROOT / "src" / "oriflamme" / "core")], "no scenario found: no *"),
         (["cards", "--sets", "nope"], "unknown card set 'nope'"),
         (
             ["simulate", "--cards", "twin,archer,queen,trap,spy,heir,lord,soldier"],
@@ -190,7 +208,49 @@ def test_a_user_mistake_is_one_line(
     err = capsys.readouterr().err
     assert message in err
     assert len(err.strip().splitlines()) == 1, err
+    assert len(err) < 1200, "a message quotes a bounded part of what was typed"
     assert "Traceback" not in err
+
+
+def test_an_unreadable_scenario_fails_and_the_run_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "a-latin1.yaml").write_bytes("name: caf\xe9\n".encode("latin-1"))
+    good = ROOT / "tests" / "conformance" / "base" / "cards"
+    first_good = sorted(good.glob("*.yaml"))[0]
+    argv = ["conformance", "--no-plugins", str(tmp_path), "/dev/zero", str(first_good)]
+    assert main(argv) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == "1 passed, 2 failed"
+    assert out[0] == f"FAIL {tmp_path / 'a-latin1.yaml'}: (unreadable scenario)"
+    assert "a-latin1.yaml" in out[1]
+    assert "UTF-8" in out[1]
+    assert out[2] == "FAIL /dev/zero: (unreadable scenario)"
+    assert out[3].startswith("    /dev/zero")
+    assert out[4].startswith(f"PASS {first_good}")
+
+
+def test_an_interrupt_ends_quietly_with_status_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(*_args: object) -> int:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cards_command", interrupted)
+    assert main(["cards", "--no-plugins"]) == 130
+    assert capsys.readouterr().err == ""
+
+
+def test_an_error_on_several_lines_is_reported_on_one(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def failing(*_args: object) -> int:
+        raise PluginError("plugin 'odd' failed:\n  first reason\n  second reason")
+
+    monkeypatch.setattr(cli, "plugins_command", failing)
+    assert main(["plugins", "--no-plugins"]) == 2
+    err = capsys.readouterr().err
+    assert err == "oriflamme: error: plugin 'odd' failed: first reason second reason\n"
 
 
 def _next(typed: Iterator[str], _prompt: str) -> str:
@@ -250,6 +310,54 @@ def test_play_leaves_cleanly_at_the_end_of_input(registry: Registry) -> None:
     out = io.StringIO()
     assert play_command(play_args(), registry, read=closed, out=out) == 0
     assert "You left the game." in out.getvalue()
+
+
+@pytest.mark.parametrize("typed", ["²", "٣", "9" * 5000, "", "   ", "0", "-1", "1.0", "\ufffd"])
+def test_play_asks_again_whatever_is_typed(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch, typed: str
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"{typed}\n" * 3))
+    out = io.StringIO()
+    assert play_command(play_args(), registry, out=out) == 0
+    text = out.getvalue()
+    assert text.count("Please type a number from 1 to 7") == 3
+    assert text.endswith("You left the game.\n")  # the end of input leaves
+
+
+def test_play_ends_after_too_many_wrong_answers(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("y\n" * (MAX_WRONG + 5)))
+    out = io.StringIO()
+    assert play_command(play_args(), registry, out=out) == 1
+    text = out.getvalue()
+    assert text.count("Please type a number") == MAX_WRONG
+    assert f"{MAX_WRONG} answers in a row were not one of the choices" in text
+
+
+def test_a_long_line_is_cut_and_the_rest_of_it_skipped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("7" * (5 * MAX_LINE + 3) + "\n2\n"))
+    assert read_line("> ") == "7" * MAX_LINE
+    assert read_line("> ") == "2\n"
+    with pytest.raises(EOFError):
+        read_line("> ")
+    assert capsys.readouterr().out == "> > > "
+
+
+def test_play_reads_bytes_that_are_not_utf8_as_a_wrong_answer() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "play", "--seed", "3", "--no-plugins"],
+        input=b"\xff\xfe\x80\n" + b"1\n" * 400,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert b"Please type a number from 1 to 7" in result.stdout
+    assert b"Final scores:" in result.stdout
+    assert result.stderr == b""
 
 
 def test_play_as_a_command_with_piped_answers() -> None:

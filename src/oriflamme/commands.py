@@ -5,13 +5,24 @@ from __future__ import annotations
 import argparse
 import json
 
-from .conformance import run_paths
+from .conformance import ScenarioError, find_scenarios, run_file
 from .core.plugins import Registry
 
 
 def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
+    """Run every scenario under ``args.paths``: 0 if all passed, 1 if any failed.
+
+    Finding no scenario at all is a mistake (a CI job pointed at the wrong folder must
+    not pass): :class:`ScenarioError`, naming the paths. A file that cannot be read or
+    is not a scenario is one failed scenario, with its reason, and the run goes on.
+    """
+    files = find_scenarios(args.paths)
+    if not files:
+        searched = ", ".join(str(path) for path in args.paths)
+        raise ScenarioError(f"no scenario found: no *.yaml file in {searched}")
     passed = failed = 0
-    for result in run_paths(args.paths, registry):
+    for path in files:
+        result = run_file(path, registry)
         if result.passed:
             passed += 1
             if not args.quiet:

@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -138,6 +139,12 @@ def _play_chunk(seeds: range) -> Summary:
     return play_games(config, seeds, registry, bots)
 
 
+def _ignore_interrupts() -> None:
+    # Ctrl-C reaches every process of the terminal's group: the parent stops the pool,
+    # and a worker that also raised KeyboardInterrupt would print a traceback.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _chunks(first: int, games: int) -> Iterator[range]:
     for start in range(first, first + games, _CHUNK):
         yield range(start, min(start + _CHUNK, first + games))
@@ -171,7 +178,10 @@ def simulate(
     else:
         _JOB = (config, registry, kinds)
         try:
-            with multiprocessing.get_context("fork").Pool(jobs) as pool:
+            # No more processes than shares of games: the others would only idle.
+            processes = min(jobs, -(-games // _CHUNK))
+            context = multiprocessing.get_context("fork")
+            with context.Pool(processes, initializer=_ignore_interrupts) as pool:
                 for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games)):
                     summary.merge(part)
                     done += part.games
@@ -208,7 +218,8 @@ def simulate_command(
     # One game up front, so that a bad choice fails before any is played.
     first = Game.new(config, registry=registry, record=False)
     kinds = _bot_kinds(args.bots, len(config.families))
-    show = args.progress == "always" or (args.progress == "auto" and sys.stderr.isatty())
+    terminal = sys.stderr is not None and sys.stderr.isatty()
+    show = args.progress == "always" or (args.progress == "auto" and terminal)
     progress = progress_bar(args.games, sys.stderr) if show else None
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     summary = simulate(config, args.games, registry, jobs=jobs, bots=kinds, progress=progress)

@@ -4,11 +4,19 @@ The screen shows only what the person's family may see (its observation):
 the queue, the hand, everyone's Influence and piles, what just happened, and the
 legal answers, numbered. Bad input asks again; ``q``, Ctrl-C or the end of input
 leave cleanly.
+
+Whatever is typed is only ever a wrong answer, never a crash: an answer is a number
+in the digits 0-9 (``²`` or ``٣`` are not), of at most :data:`MAX_ANSWER_DIGITS`
+digits. Read from a pipe or a file, a line keeps its first :data:`MAX_LINE` characters
+(the rest is read past, never held in memory) and bytes that are not UTF-8 read as U+FFFD.
+After :data:`MAX_WRONG` wrong answers in a row the game ends, with status 1: input
+that never answers (a script gone wrong) must not loop for ever.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import random
 import sys
 from collections.abc import Callable, Mapping
@@ -24,9 +32,55 @@ from .core.identity import CardId
 from .core.plugins import Registry
 from .describe import Words, answer_text, event_text, question_text, queue_lines
 
+#: Characters of an answer line kept; no answer is longer than a few digits.
+MAX_LINE = 1000
+#: Digits an answer may have: more than any list of answers is long.
+MAX_ANSWER_DIGITS = 6
+#: Wrong answers in a row after which the game ends.
+MAX_WRONG = 100
+
 
 class Quit(Exception):
-    """The person left the game."""
+    """The person left the game; ``status`` is the command's exit status."""
+
+    def __init__(self, message: str = "You left the game.", status: int = 0) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def read_line(prompt: str) -> str:
+    """One line typed at ``prompt``; EOFError at the end of input.
+
+    At a terminal this is :func:`input` (with line editing). From a pipe or a file,
+    at most :data:`MAX_LINE` characters are kept and the rest of the line is skipped.
+    """
+    stdin = sys.stdin
+    if stdin is None:
+        raise EOFError
+    if stdin.isatty():
+        return input(prompt)
+    if sys.stdout is not None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+    try:
+        line = stdin.readline(MAX_LINE + 1)
+        if not line:
+            raise EOFError
+        rest = line
+        while len(rest) > MAX_LINE and not rest.endswith("\n"):
+            rest = stdin.readline(MAX_LINE + 1)
+    except UnicodeDecodeError:
+        return "\ufffd"  # a stream that cannot replace bad bytes: one wrong answer
+    return line[:MAX_LINE]
+
+
+def _choice(text: str, count: int) -> int | None:
+    """The index ``text`` picks among ``count`` answers, or None if it picks none."""
+    if not (text.isascii() and text.isdigit()) or len(text) > MAX_ANSWER_DIGITS:
+        return None
+    number = int(text)
+    return number - 1 if 1 <= number <= count else None
 
 
 class TerminalGame:
@@ -68,9 +122,9 @@ class TerminalGame:
                     game.answer(self.ask(words), family=family)
                 else:
                     game.answer(self.bots[family].choose(game.observe(family)), family=family)
-        except Quit:
-            self.say("\nYou left the game.")
-            return 0
+        except Quit as left:
+            self.say(f"\n{left.message}")
+            return left.status
         words = self.words()
         self.show_news(words)
         seen = words.seen
@@ -137,7 +191,7 @@ class TerminalGame:
             self.say(f"  {number}) {label}")
         if back:
             self.say("  b) back")
-        while True:
+        for _ in range(MAX_WRONG):
             try:
                 text = self.read("> ").strip().lower()
             except (EOFError, KeyboardInterrupt):
@@ -146,13 +200,15 @@ class TerminalGame:
                 raise Quit
             if back and text in ("b", "back"):
                 return None
-            if text.isdigit() and 1 <= int(text) <= len(labels):
-                return int(text) - 1
+            picked = _choice(text, len(labels))
+            if picked is not None:
+                return picked
             self.say(
                 f"Please type a number from 1 to {len(labels)}"
                 + (", b to go back" if back else "")
                 + ", or q to leave."
             )
+        raise Quit(f"{MAX_WRONG} answers in a row were not one of the choices: game over.", 1)
 
     def ask(self, words: Words) -> Answer:
         decision = words.seen.decision
@@ -184,7 +240,7 @@ class TerminalGame:
 def play_command(
     args: argparse.Namespace,
     registry: Registry,
-    read: Callable[[str], str] = input,
+    read: Callable[[str], str] = read_line,
     out: TextIO | None = None,
 ) -> int:
     families = COLOURS[: args.families]
@@ -202,6 +258,8 @@ def play_command(
         if family != you
     }
     stream = out if out is not None else sys.stdout
+    if read is read_line and isinstance(sys.stdin, io.TextIOWrapper):
+        sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8: a wrong answer
     print(
         f"Oriflamme: {len(families)} families, sets {','.join(config.sets)}, seed {seed} "
         f"(replay with --seed {seed}).",
