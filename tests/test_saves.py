@@ -69,7 +69,54 @@ def test_a_clone_is_independent(registry: Registry) -> None:
             r"version 1 is not supported \(this engine reads version 2\)",
         ),
         (lambda d: json.dumps({**d, "identity": [["red", "unicorn"]]}), "card 'unicorn'"),
-        (lambda d: json.dumps({**d, "queue": 5}), "the saved game is damaged"),
+        (lambda d: json.dumps({**d, "queue": 5}), "the saved queue must be a list"),
+        (lambda d: json.dumps({**d, "round": 9}), "round must be a whole number from 1 to 6"),
+        (lambda d: json.dumps({**d, "round": 2.0}), "round must be a whole number"),
+        (lambda d: json.dumps({**d, "round": True}), "round must be a whole number"),
+        (lambda d: json.dumps(d).replace('"round": 1', '"round": NaN'), "NaN is not a number"),
+        (lambda d: json.dumps(d).replace('"round": 1', '"round": 1' + "0" * 5000), "digits"),
+        (lambda d: "[" * 100_000 + "]" * 100_000, "not a saved game"),
+        (
+            lambda d: json.dumps({**d, "influence": {**d["influence"], "red": -1}}),
+            "influence.red must be a whole number from 0",
+        ),
+        (
+            lambda d: json.dumps({**d, "config": {**d["config"], "families": ["red", "blue"]}}),
+            "3 to 5 families",
+        ),
+        (
+            lambda d: json.dumps(
+                {**d, "config": {**d["config"], "families": ["red\n", "blue", "green"]}}
+            ),
+            "family name",
+        ),
+        (
+            # A card in two places: in red's hand and in the queue.
+            lambda d: json.dumps({**d, "queue": [[d["hands"]["red"][0]]]}),
+            "breaks a rule of the game: red.* is in queue position 0 and in red's hand",
+        ),
+        (
+            lambda d: json.dumps({**d, "tasks": [[None, "finish", 0, []]] * 101}),
+            "tasks must be a list of at most 100",
+        ),
+        (
+            lambda d: json.dumps({**d, "tasks": [[None, "finish", 0, []]]}),
+            "a place question is asked while an ability is at work",
+        ),
+        (
+            lambda d: json.dumps({**d, "pending": None}),
+            "no question is asked, yet the game is not over",
+        ),
+        (
+            lambda d: json.dumps({**d, "pending": {**d["pending"], "family": "blue"}}),
+            "blue is asked to place, but it is not its turn",
+        ),
+        (
+            lambda d: json.dumps(
+                {**d, "log": [{"kind": "gained", "family": "red", "amount": 1.5}]}
+            ),
+            r"log\[0\].amount must be a whole number",
+        ),
         (
             lambda d: json.dumps({**d, "rules": {**d["rules"], "sets": ["gone"]}}),
             "cannot be played here: unknown card set 'gone'",

@@ -10,7 +10,7 @@ import attrs
 
 from .errors import ConfigError
 
-FAMILY_PATTERN = re.compile(r"^[a-z][a-z0-9_-]*$")
+FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # whole names only: fullmatch
 #: The families' colours in the boxes, in the order a new game seats them.
 COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_FAMILIES, MAX_FAMILIES = 3, 5  # RULINGS G1
@@ -56,7 +56,7 @@ class GameConfig:
                 f"a game needs {MIN_FAMILIES} to {MAX_FAMILIES} families, not {count} (RULINGS G1)"
             )
         for family in self.families:
-            if not isinstance(family, str) or not FAMILY_PATTERN.match(family):
+            if not isinstance(family, str) or not FAMILY_PATTERN.fullmatch(family):
                 raise ConfigError(
                     f"family name {family!r} must be a lowercase word like 'red' or 'house_2'"
                 )
@@ -71,7 +71,7 @@ class GameConfig:
             raise ConfigError(
                 f"direction {self.direction!r} must be one of {', '.join(DIRECTIONS)}"
             )
-        if not isinstance(self.seed, int):
+        if type(self.seed) is not int:
             raise ConfigError(f"seed must be an integer, not {self.seed!r}")
 
     def to_dict(self) -> dict[str, Any]:

@@ -18,6 +18,7 @@ import attrs
 from .config import GameConfig
 from .errors import PositionError
 from .identity import NO_CARD, CardId, Identity
+from .legality import check_position
 from .rules import GameRules
 from .state import PILES, RESOLUTION, State
 
@@ -116,8 +117,8 @@ def state_from_position(
 
     It checks what a position must hold to be read at all (labels of the game's
     families and keys, each card in one place, a zone holding its own family's
-    cards); the rules of the game are checked by whoever wrote the position (see
-    :mod:`oriflamme.conformance.position`).
+    cards), then the table against the rules (:func:`.legality.check_position`);
+    a scenario's own checks name the line (:mod:`oriflamme.conformance.position`).
     """
     families = config.families
     labels = position.cards()
@@ -169,6 +170,7 @@ def state_from_position(
     state.first = families.index(config.first_player or families[0])
     state.walk = position.resolving if position.phase == RESOLUTION else 0
     state.acting = NO_CARD
+    check_position(state)
     return state
 
 

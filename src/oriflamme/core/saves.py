@@ -15,12 +15,25 @@ from typing import TYPE_CHECKING, Any
 
 from .config import GameConfig
 from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
-from .engine import STEPS
-from .errors import OriflammeError, SaveError
-from .events import event_from_dict, event_to_dict
-from .identity import NO_CARD, Identity
+from .engine import STEPS, Engine
+from .errors import OriflammeError, PositionError, SaveError
+from .events import event_to_dict
+from .identity import NO_CARD, CardId, Identity
+from .legality import MAX_ARGUMENT_VALUES, MAX_INFLUENCE, MAX_TASKS, check_state
 from .rules import GameRules
-from .state import PILES, State, logged
+from .savefields import (
+    Fields,
+    read_cards,
+    read_event,
+    read_int,
+    read_list,
+    read_pair,
+    read_str,
+    read_strings,
+    read_value,
+    short,
+)
+from .state import LAST_ROUND, PILES, State, logged
 
 if TYPE_CHECKING:
     from .plugins import Registry
@@ -75,32 +88,87 @@ def dump(state: State) -> str:
     return json.dumps(snapshot(state), ensure_ascii=False, indent=1)
 
 
+#: The largest save read, in characters: a whole game's log is a few hundred KB.
+MAX_TEXT = 16 * 1024 * 1024
+#: The most events in a save's log: a game has a few hundred.
+MAX_EVENTS = 100_000
+#: The most digits of a number in a save.
+MAX_DIGITS = 18
+
+
 def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -> State:
-    """Rebuild a game from :func:`dump`'s text; a bad or foreign save raises :class:`SaveError`."""
+    """Rebuild a game from :func:`dump`'s text; a bad or foreign save raises :class:`SaveError`.
+
+    A save is checked as fully as a position set up by hand: every field of its type
+    and within bounds (the message names the field), then the game it describes
+    against the rules (:mod:`.legality`). A save that loads can be played on.
+    """
+    if not isinstance(text, str):
+        raise SaveError(f"a saved game is JSON text, not a {type(text).__name__}")
+    if len(text) > MAX_TEXT:
+        raise SaveError(f"not a saved game: {len(text)} characters (at most {MAX_TEXT})")
     try:
-        data = json.loads(text)
+        data = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
     except json.JSONDecodeError as exc:
         raise SaveError(f"not a saved game: line {exc.lineno}: {exc.msg}") from None
+    except SaveError:
+        raise
+    except (RecursionError, ValueError) as exc:
+        raise SaveError(f"not a saved game: {type(exc).__name__}: {exc}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError("not a saved game: the 'format' field is missing or wrong")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or type(data.get("version")) is not int:
         raise SaveError(
-            f"saved game version {data.get('version')!r} is not supported "
+            f"saved game version {short(data.get('version'))} is not supported "
             f"(this engine reads version {VERSION})"
         )
     try:
-        return _rebuild(data, registry, allow_other_versions)
+        state = _rebuild(Fields(data, ""), registry, allow_other_versions)
+        check_state(state)
+        _check_answers(state)
     except SaveError:
         raise
+    except PositionError as exc:
+        raise SaveError(f"the saved game breaks a rule of the game: {exc}") from None
     except OriflammeError as exc:
         raise SaveError(f"the saved game cannot be played here: {exc}") from None
-    except (KeyError, TypeError, ValueError, IndexError, AttributeError) as exc:
-        raise SaveError(f"the saved game is damaged: {type(exc).__name__}: {exc}") from None
+    return state
 
 
-def _check_plugins(saved: list[list[str]], registry: Registry, allow_other_versions: bool) -> None:
+def _check_answers(state: State) -> None:
+    """Every offered answer applies: the work a save says is waiting (an ability's
+    continuation and its arguments) is work the rules can do. Each is tried on a copy."""
+    decision = state.pending
+    if decision is None:
+        return
+    for option in decision.options:
+        trial = state.clone()
+        try:
+            Engine(trial, trial.rules).apply(decision, option)
+        except Exception as exc:
+            raise SaveError(
+                f"the saved game cannot go on: answering its {decision.kind} decision with "
+                f"{short(option)} fails ({type(exc).__name__}: {short(str(exc))})"
+            ) from None
+
+
+def _no_constant(name: str) -> Any:
+    raise SaveError(f"not a saved game: {name} is not a number a save holds")
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > MAX_DIGITS:
+        raise SaveError(f"not a saved game: a number of {len(digits)} digits")
+    return int(digits)
+
+
+def _check_plugins(saved: list[Any], registry: Registry, allow_other_versions: bool) -> None:
     installed = {p.name: p for p in registry.plugins}
-    for name, distribution, version in saved:
+    for i, entry in enumerate(saved):
+        plugin = read_strings(entry, f"rules.plugins[{i}]", 3)
+        if len(plugin) != 3:
+            raise SaveError(f"the saved rules.plugins[{i}] must be [name, distribution, version]")
+        name, distribution, version = plugin
         label = f"{distribution} {version}" if distribution else "registered by hand"
         here = installed.get(name)
         if here is None:
@@ -116,73 +184,184 @@ def _check_plugins(saved: list[list[str]], registry: Registry, allow_other_versi
             )
 
 
-def _rebuild(data: dict[str, Any], registry: Registry, allow_other_versions: bool) -> State:
-    saved_rules = data["rules"]
-    _check_plugins(saved_rules["plugins"], registry, allow_other_versions)
-    config = GameConfig.from_dict(data["config"])
-    cards = tuple(data["cards"])
-    rules = registry.rules(tuple(saved_rules["sets"]), dict(config.variants), extra=cards)
-    for name, value in saved_rules["variants"].items():
+def _config(fields: Fields) -> GameConfig:
+    size = fields.get("size")
+    cards = fields.get("cards")
+    first = fields.get("first_player")
+    direction = fields.get("direction")
+    variants = fields.get("variants")
+    if not isinstance(variants, dict) or len(variants) > 100:
+        raise SaveError(f"the saved config.variants must be an object, not {short(variants)}")
+    for name, value in variants.items():
+        if type(value) not in (str, int, bool) and value is not None:
+            raise SaveError(f"the saved variant {name!r} is {short(value)}: a plain value")
+    config = GameConfig(
+        families=read_strings(fields.get("families"), "config.families", 5),
+        sets=read_strings(fields.get("sets"), "config.sets", 20),
+        cards=read_strings(cards, "config.cards", 100) if cards is not None else None,
+        size=read_int(size, "config.size", 1, 100) if size is not None else None,
+        seed=fields.integer("seed", -(10**MAX_DIGITS), 10**MAX_DIGITS),
+        first_player=read_str(first, "config.first_player") if first is not None else None,
+        direction=read_str(direction, "config.direction") if direction is not None else None,
+        variants=variants,
+    )
+    config.check()
+    return config
+
+
+def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> State:
+    saved_rules = data.fields("rules")
+    _check_plugins(saved_rules.items("plugins", 100), registry, allow_other_versions)
+    config = _config(data.fields("config"))
+    families = config.families
+    cards = read_strings(data.get("cards"), "cards", 100)
+    sets = read_strings(saved_rules.get("sets"), "rules.sets", 20)
+    rules = registry.rules(sets, dict(config.variants), extra=cards)
+    saved_variants = saved_rules.fields("variants")
+    for name, value in saved_variants.data.items():
         if name in rules.variants and rules.variants[name] != value:
             raise SaveError(
-                f"variant {name!r} was {value!r} when this game was saved, and "
+                f"variant {name!r} was {short(value)} when this game was saved, and "
                 f"is {rules.variants[name]!r} here"
             )
-    identity = Identity(*zip(*data["identity"], strict=True)) if data["identity"] else None
-    if identity is None:
-        identity = Identity((), ())
-    for key in set(identity.keys) | set(data["cards"]):
+    pairs = data.items("identity", 100 * len(families))
+    colours = []
+    keys = []
+    for i, pair in enumerate(pairs):
+        colour, key = read_pair(pair, f"identity[{i}]")
+        colour = read_str(colour, f"identity[{i}][0]")
+        key = read_str(key, f"identity[{i}][1]")
+        colours.append(colour)
+        keys.append(key)
+    identity = Identity(colours, keys)
+    count = len(identity)
+    for key in set(identity.keys) | set(cards):
         if key not in rules.definitions:
             raise SaveError(f"card {key!r}: no installed set provides it")
+    direction = data.string("direction")
+    if direction not in ("rightward", "leftward"):
+        raise SaveError(f"the saved direction must be rightward or leftward, not {direction!r}")
     state = State.empty(
         rules,
         config,
         identity,
-        cards=tuple(data["cards"]),
-        direction=data["direction"],
-        recording=bool(data["recording"]),
+        cards=cards,
+        direction=direction,
+        recording=data.boolean("recording"),
     )
-    state.round = data["round"]
-    state.phase = data["phase"]
-    state.first = data["first"]
-    state.placed = data["placed"]
-    state.walk = data["walk"]
-    state.acting = data["acting"]
-    state.acting_gone = data["acting_gone"]
-    state.revealing = data["revealing"]
-    state.queue = tuple(tuple(stack) for stack in data["queue"])
-    state.up = sum(1 << card for card in data["up"])
-    state.set_cards(
-        dict(data["tokens"]),
-        dict(data["bribes"]),
-        {card: identity.keys[card] for card in data["public"]},
-    )
-    for zone in PILES:
-        piles = data[zone]
-        if set(piles) != set(config.families):
-            raise SaveError(f"the saved {zone} name other families than the game's")
-        state.set_zone(zone, tuple(tuple(piles[f]) for f in config.families))
-    influence = data["influence"]
-    if set(influence) != set(config.families):
-        raise SaveError("the saved Influence names other families than the game's")
-    state.influence = state.by_seat(influence, 0)
-    state.pending = _pending_from(data["pending"], rules)
-    count = len(identity)
-    resume = data["resume"]
-    state.resume = _continuation(resume, rules, count) if resume is not None else None
-    state.tasks = tuple(_continuation(task, rules, count) for task in data["tasks"])
-    state.log = logged(event_from_dict(record) for record in data["log"])
+    _lay(state, data)
+    state.pending = _pending_from(data.get("pending"), rules, count)
+    resume = data.get("resume")
+    state.resume = _continuation(resume, "resume", rules, count) if resume is not None else None
+    tasks = data.items("tasks", MAX_TASKS)
+    state.tasks = tuple(_continuation(t, f"tasks[{i}]", rules, count) for i, t in enumerate(tasks))
+    log = data.items("log", MAX_EVENTS)
+    state.log = logged(read_event(record, f"log[{i}]", state) for i, record in enumerate(log))
     if not state.recording:
         state.log = None
-    pending = state.pending
-    if pending is not None and pending.kind not in ("place", "reveal") and state.resume is None:
-        raise SaveError(f"the pending {pending.kind} decision has no continuation")
-    if state.acting != NO_CARD and not 0 <= state.acting < count:
-        raise SaveError(f"the acting card {state.acting} is not a card of this game")
-    card = pending.card if pending is not None else None
-    if card is not None and not (type(card) is int and 0 <= card < count):
-        raise SaveError(f"the pending decision is about card {card!r}, not a card of this game")
     return state
+
+
+def _lay(state: State, data: Fields) -> None:
+    """The table and the walk, from the save onto ``state``."""
+    families = state.families
+    count = len(state.identity)
+    identity = state.identity
+    state.round = data.integer("round", 1, LAST_ROUND)
+    state.phase = data.string("phase")
+    state.first = data.integer("first", 0, len(families) - 1)
+    state.placed = data.integer("placed", 0, len(families))
+    queue = data.items("queue", count)
+    state.queue = tuple(read_cards(stack, f"queue[{i}]", count) for i, stack in enumerate(queue))
+    state.walk = data.integer("walk", 0, len(state.queue))
+    state.acting = data.integer("acting", NO_CARD, count - 1)
+    state.acting_gone = data.boolean("acting_gone")
+    state.revealing = data.integer("revealing", NO_CARD, count - 1)
+    state.up = sum(1 << card for card in set(read_cards(data.get("up"), "up", count)))
+    tokens: dict[CardId, int] = {}
+    for i, pair in enumerate(data.items("tokens", count)):
+        card, n = read_pair(pair, f"tokens[{i}]")
+        tokens[read_int(card, f"tokens[{i}][0]", 0, count - 1)] = read_int(
+            n, f"tokens[{i}][1]", 1, 100
+        )
+    bribes: dict[CardId, str] = {}
+    for i, pair in enumerate(data.items("bribes", count)):
+        card, family = read_pair(pair, f"bribes[{i}]")
+        bribes[read_int(card, f"bribes[{i}][0]", 0, count - 1)] = read_str(
+            family, f"bribes[{i}][1]"
+        )
+    public = read_cards(data.get("public"), "public", count)
+    state.set_cards(tokens, bribes, {card: identity.keys[card] for card in public})
+    for zone in PILES:
+        piles = data.fields(zone)
+        if set(piles.data) != set(families):
+            raise SaveError(f"the saved {zone} name other families than the game's")
+        state.set_zone(
+            zone, tuple(read_cards(piles.get(f), f"{zone}.{f}", count) for f in families)
+        )
+    influence = data.fields("influence")
+    if set(influence.data) != set(families):
+        raise SaveError("the saved Influence names other families than the game's")
+    state.influence = tuple(influence.integer(f, 0, MAX_INFLUENCE) for f in families)
+
+
+def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None:
+    if data is None:
+        return None
+    fields = Fields(data, "pending")
+    kind = fields.string("kind")
+    if kind not in rules.kinds:
+        raise SaveError(f"the saved game waits on a {kind!r} decision, which no plugin provides")
+    options: Any
+    if kind == "place":
+        placements = fields.fields("options")
+        hand = read_cards(placements.get("cards"), "pending.options.cards", count)
+        ats = placements.items("ats", count + 2)
+        for i, at in enumerate(ats):
+            if at not in ("first", "last"):
+                read_int(at, f"pending.options.ats[{i}]", 0, count)
+        options = Placements(hand, tuple(ats))
+    elif kind == "reveal":
+        options = REVEAL_OPTIONS
+    else:
+        options = tuple(
+            read_value(o, f"pending.options[{i}]")
+            for i, o in enumerate(fields.items("options", MAX_ARGUMENT_VALUES))
+        )
+    labels = fields.data.get("labels")
+    question = fields.data.get("question")
+    card = fields.get("card")
+    return Decision(
+        fields.string("family"),
+        kind,
+        options,
+        read_int(card, "pending.card", 0, count - 1) if card is not None else None,
+        read_str(question, "pending.question") if question is not None else None,
+        read_strings(labels, "pending.labels", len(options)) if labels is not None else None,
+    )
+
+
+def _continuation(data: object, path: str, rules: GameRules, count: int) -> Continuation:
+    parts = read_list(data, path, 4)
+    if len(parts) != 4:
+        raise SaveError(f"the saved {path} must be [ability, step, card, arguments]")
+    key, name, card, args = parts
+    name = read_str(name, f"{path}[1]")
+    card = read_int(card, f"{path}[2]", 0, count - 1)
+    if key is None:
+        if name not in STEPS:
+            raise SaveError(f"the saved game continues with {name!r}, not a step of the engine")
+    else:
+        ability = rules.abilities.get(key) if type(key) is str else None
+        method = getattr(type(ability), name, None) if ability is not None else None
+        if method is None or name.startswith("_") or not callable(method):
+            raise SaveError(
+                f"the saved game continues with {key if type(key) is str else short(key)}.{name}, "
+                "which is not a method "
+                "of a registered ability"
+            )
+    arguments = read_value(read_list(args, f"{path}[3]", MAX_ARGUMENT_VALUES), f"{path}[3]")
+    return (key, name, card, arguments)
 
 
 def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
@@ -201,48 +380,6 @@ def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
         "question": decision.question,
         "labels": list(decision.labels) if decision.labels is not None else None,
     }
-
-
-def _pending_from(data: dict[str, Any] | None, rules: GameRules) -> Decision | None:
-    if data is None:
-        return None
-    kind = data["kind"]
-    if kind not in rules.kinds:
-        raise SaveError(f"the saved game waits on a {kind!r} decision, which no plugin provides")
-    options: Any
-    if kind == "place":
-        options = Placements(tuple(data["options"]["cards"]), tuple(data["options"]["ats"]))
-    elif kind == "reveal":
-        options = REVEAL_OPTIONS
-    else:
-        options = tuple(_tupled(o) for o in data["options"])
-    labels = data.get("labels")
-    return Decision(
-        data["family"],
-        kind,
-        options,
-        data["card"],
-        data.get("question"),
-        tuple(labels) if labels is not None else None,
-    )
-
-
-def _continuation(data: list[Any], rules: GameRules, cards: int) -> Continuation:
-    key, name, card, args = data
-    if not isinstance(name, str) or type(card) is not int or not 0 <= card < cards:
-        raise SaveError(f"the saved continuation {data!r} does not name a card of this game")
-    if key is None:
-        if name not in STEPS:
-            raise SaveError(f"the saved game continues with {name!r}, not a step of the engine")
-    else:
-        ability = rules.abilities.get(key)
-        method = getattr(type(ability), name, None) if ability is not None else None
-        if method is None or name.startswith("_") or not callable(method):
-            raise SaveError(
-                f"the saved game continues with {key}.{name}, which is not a method of a "
-                "registered ability"
-            )
-    return (key, name, card, _tupled(args))
 
 
 def _listed(value: Any) -> Any:
