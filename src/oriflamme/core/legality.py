@@ -12,6 +12,7 @@ rules. (Each check is cheap; it runs on loading, never in play.)
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from .cardsets import Setup
@@ -300,5 +301,8 @@ def check_value(value: Any, what: str) -> None:
         elif type(item) is int:
             if not -MAX_VALUE <= item <= MAX_VALUE:
                 raise _fail(f"{what} hold a number out of range")
+        elif type(item) is float:
+            if not math.isfinite(item):
+                raise _fail(f"{what} hold {item}: numbers are finite")
         elif item is not None and type(item) not in (str, bool):
             raise _fail(f"{what} hold a {type(item).__name__}: JSON values only")

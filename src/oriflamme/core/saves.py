@@ -137,9 +137,12 @@ def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -
 
 def _check_answers(state: State) -> None:
     """Every offered answer applies: the work a save says is waiting (an ability's
-    continuation and its arguments) is work the rules can do. Each is tried on a copy."""
+    continuation and its arguments) is work the rules can do. Each is tried on a copy,
+    in a game of the built-in sets only."""
     decision = state.pending
-    if decision is None:
+    # Third-party code is not run on loading (it may do more than change the game);
+    # in play, an answer it cannot apply is refused and taken back (see game.py).
+    if decision is None or any(d != "oriflamme" for _, d, _ in state.rules.plugins):
         return
     for option in decision.options:
         trial = state.clone()
