@@ -108,3 +108,78 @@ def test_a_malformed_file_names_file_line_and_problem(text: str, message: str) -
     with pytest.raises(CardDataError) as error:
         load(text)
     assert str(error.value).startswith(message), str(error.value)
+
+
+WRONG_TYPES = ["null", "[a, b]", "{a: 1}", ".nan", "true", "123456789012345678", "''"]
+
+
+@pytest.mark.parametrize("value", WRONG_TYPES)
+@pytest.mark.parametrize(
+    ("field", "line", "expected"),
+    [
+        ("set", 1, "'set' must be lowercase snake_case"),
+        ("title", 2, "'title' must be a non-empty string"),
+        ("cards", 3, "'cards' must be a non-empty list of cards"),
+        ("key", 4, "card key"),
+        ("name", 5, "card 'knight': 'name' must be a non-empty string"),
+        ("type", 6, "card 'knight': type"),
+        ("text", 7, "card 'knight': 'text' must be a non-empty string"),
+    ],
+)
+def test_a_field_of_the_wrong_type_is_named_with_its_line(
+    field: str, line: int, expected: str, value: str
+) -> None:
+    text = "".join(
+        f"{head}{field}: {value}\n" if rest.startswith(f"{field}:") else f"{head}{rest}\n"
+        for head, rest in (
+            (each[: len(each) - len(each.lstrip(" -"))], each.lstrip(" -"))
+            for each in GOOD_CARD.splitlines()
+        )
+    )
+    if field == "cards":
+        text = text.split("\n  - key")[0] + "\n"
+        if value.startswith("["):  # a list, but of what is not a card
+            line, expected = 3, "a card must be a mapping, not 'a'"
+    with pytest.raises(CardDataError) as error:
+        load(text)
+    message = str(error.value)
+    assert message.startswith(f"test.yaml:{line}: {expected}"), message
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ("    names: [Chevalier]\n", "test.yaml:8: card 'knight': 'names' must map language"),
+        ("    names: {fr: 3}\n", "test.yaml:8: card 'knight': 'names' must map language"),
+        ("    names: {fr: ''}\n", "test.yaml:8: card 'knight': 'names' must map language"),
+        ("    discard_after_use: 'yes'\n", "test.yaml:8: card 'knight': 'discard_after_use'"),
+        ("    discard_after_use: 1\n", "test.yaml:8: card 'knight': 'discard_after_use'"),
+        ("    reveal_tokens: [gain]\n", "test.yaml:8: card 'knight': reveal_tokens a list"),
+        ("    setup: {reserve: 1}\n", "test.yaml:8: card 'knight': setup a mapping"),
+        ("    requires: 3\n", "test.yaml:8: card 'knight': 'requires' must be a card key, not 3"),
+        ('    requires: "prince\\n"\n', "test.yaml:8: card 'knight': 'requires' must be"),
+        ("    3: x\n", "test.yaml:8: unknown field 3"),
+        ("    3: x\n    z: y\n", "test.yaml:8: unknown field 3"),
+        ("    null: x\n", "test.yaml:8: unknown field null"),
+    ],
+)
+def test_an_optional_field_of_the_wrong_type_is_refused(extra: str, message: str) -> None:
+    with pytest.raises(CardDataError) as error:
+        load(GOOD_CARD + extra)
+    assert str(error.value).startswith(message), str(error.value)
+
+
+@pytest.mark.parametrize(
+    "key", ['"archer\\n"', '"archer "', "Archer", "a" * 41, "_archer", '"ar-cher"', "'1st'"]
+)
+def test_a_card_key_or_set_name_must_be_exactly_a_key(key: str) -> None:
+    with pytest.raises(CardDataError, match=r"test.yaml:4: card key .* must be lowercase"):
+        load(GOOD_CARD.replace("key: knight", f"key: {key}"))
+    with pytest.raises(CardDataError, match=r"test.yaml:1: 'set' must be lowercase"):
+        load(GOOD_CARD.replace("set: test", f"set: {key}"))
+    assert load(GOOD_CARD.replace("key: knight", "key: " + "a" * 40)).keys == ("a" * 40,)
+
+
+def test_a_mapping_of_mixed_keys_is_refused_by_its_first_unknown_key() -> None:
+    with pytest.raises(CardDataError, match=r"test.yaml:8: unknown key 1 \(expected"):
+        load(GOOD_CARD + "1: a\nz: b\n")

@@ -12,19 +12,24 @@ import pytest
 from oriflamme import (
     Ability,
     ConfigError,
+    DecisionKind,
     Effects,
     Game,
     GameConfig,
     PluginError,
     Registry,
+    Variant,
     hookimpl,
 )
 from oriflamme.bots import play_out
 from oriflamme.core import hookspecs
 from oriflamme.core.events import Eliminated, Placed, Revealed
+from oriflamme.core.kinds import PlaceKind
+from oriflamme.core.plugins import check_plugin_names
 from oriflamme.expansions import base
 
 from .helpers import one_card_set, random_bots
+from .test_failures import fake_distribution
 
 
 class Tax:
@@ -226,3 +231,195 @@ def test_every_hook_is_typed_and_documented() -> None:
         assert function.__doc__, name
         assert len(function.__doc__.strip()) > 40, name
         assert "return" in function.__annotations__, name
+
+
+class Asks(DecisionKind):
+    name = "asks"
+
+
+class MisnamedKind(DecisionKind):
+    name = 7  # type: ignore[assignment]
+
+
+class LoudKind(DecisionKind):
+    name = "loud"
+    private_options = "yes"  # type: ignore[assignment]
+
+
+class Exploding:
+    """A mapping-looking object that fails when it is read."""
+
+    def __bool__(self) -> bool:
+        raise ValueError("truth of an exploding value")
+
+
+WRONG_RETURNS = [
+    ("register_abilities", ["heir"], "register_abilities must return a mapping of card key"),
+    (
+        "register_abilities",
+        {"heir": "strong"},
+        "the ability of 'heir' must be an oriflamme.Ability",
+    ),
+    ("register_abilities", {3: Ability()}, "a card key must be lowercase snake_case"),
+    ("register_abilities", {"heir\n": Ability()}, "a card key must be lowercase snake_case"),
+    ("register_abilities", Exploding(), "must return a mapping of card key to Ability"),
+    ("register_card_sets", 3, "register_card_sets must return a list of card-set files, not 3"),
+    ("register_card_sets", "base.yaml", "must return a list of card-set files, not 'base.yaml'"),
+    ("register_card_sets", ["base.yaml"], "must return paths to card-set files"),
+    ("register_card_sets", [None], "must return paths to card-set files"),
+    ("register_card_sets", iter([]), "must return a list of card-set files"),
+    ("register_variants", {"a": 1}, "register_variants must return a list of Variant objects"),
+    ("register_variants", ["loud"], "register_variants must return Variant objects, not 'loud'"),
+    (
+        "register_variants",
+        [Variant("Loud", (True, False), True, "Shout.")],
+        "a variant's name must be lowercase snake_case",
+    ),
+    (
+        "register_variants",
+        [Variant("loud", (1.5, 2.5), 1.5, "Shout.")],  # type: ignore[arg-type]
+        "a value must be true, false, an integer",
+    ),
+    (
+        "register_variants",
+        [Variant("loud", (True, 1), 1, "Shout.")],
+        None,  # 1 is one of the values, of its type: accepted
+    ),
+    (
+        "register_variants",
+        [Variant("loud", (False, True), False, None)],  # type: ignore[arg-type]
+        "'help' must be a string, not null",
+    ),
+    (
+        "register_variants",
+        [Variant("loud", (10**30, 0), 0, "Shout.")],
+        "a value must be true, false, an integer of at most",
+    ),
+    (
+        "register_variants",
+        [Variant("loud", (False, True), False, "a"), Variant("loud", (1, 2), 1, "b")],
+        "variant 'loud' is given twice",
+    ),
+    ("register_decision_kinds", ["asks"], "must return DecisionKind objects"),
+    ("register_decision_kinds", [Asks], "must return DecisionKind objects"),
+    ("register_decision_kinds", [MisnamedKind()], "a kind's name must be lowercase snake_case"),
+    ("register_decision_kinds", [LoudKind()], "'private_options' must be True or False"),
+    ("register_decision_kinds", [Asks(), Asks()], "decision kind 'asks' is given twice"),
+    ("register_decision_kinds", [PlaceKind()], "decision kind 'place' is built in"),
+    ("replace_abilities", ["spy"], "replace_abilities must return a mapping of card key"),
+    ("replace_abilities", {"spy": None}, "the ability of 'spy' must be an oriflamme.Ability"),
+]
+
+
+@pytest.mark.parametrize(("hook", "value", "message"), WRONG_RETURNS)
+def test_a_hook_that_returns_the_wrong_type_leaves_its_plugin_out(
+    hook: str, value: object, message: str | None
+) -> None:
+    def returns(**arguments: object) -> object:
+        return value
+
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(**{hook: hookimpl(specname=hook)(returns)}), "odd")
+    reg.register(SimpleNamespace(register_variants=hookimpl(lambda: [FINE])), "fine")
+    problems = reg.problems
+    names = {p.name for p in reg.plugins}
+    if message is None:
+        assert problems == []
+        assert "odd" in names
+        return
+    assert len(problems) == 1, problems
+    assert problems[0].startswith(f"plugin 'odd' was left out: {hook}"), problems[0]
+    assert message in problems[0], problems[0]
+    assert "odd" not in names
+    assert {"base", "ablaze", "fine"} <= names  # the others go on
+    assert reg.variants["fine_option"].plugin == "fine"
+    game = Game.new(GameConfig(seed=2, variants={"fine_option": True}), registry=reg)
+    assert game.rules.variants["fine_option"] is True
+    assert game.rules.abilities["spy"] is reg.abilities["spy"]  # nothing replaced it
+
+
+FINE = Variant("fine_option", (False, True), False, "A harmless option.")
+
+
+def test_a_replacement_of_the_wrong_type_for_a_variant_refuses_the_game_naming_the_plugin() -> None:
+    def replace(variants: Mapping[str, object]) -> object:
+        return {"spy": Ability()} if variants["fine_option"] is False else ["spy"]
+
+    reg = Registry(entry_points=False)
+    reg.register(
+        SimpleNamespace(
+            register_variants=hookimpl(lambda: [FINE]), replace_abilities=hookimpl(replace)
+        ),
+        "fickle",
+    )
+    assert reg.problems == []
+    Game.new(GameConfig(seed=1), registry=reg)
+    with pytest.raises(PluginError, match="plugin 'fickle': replace_abilities must return"):
+        Game.new(GameConfig(seed=1, variants={"fine_option": True}), registry=reg)
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"set: bad\ncards:\n  - key: caf\xe9\n", ":3: not UTF-8 text: byte 0xe9 at column 13"),
+        (b"set: bad\ntitle: " + b"x" * 5000 + b"\n", ":2: line too long: 5007 characters"),
+        (b"x" * (300 * 1024), ": too big: more than 262144 bytes"),
+        (b"a: " + b"[" * 200 + b"]" * 200 + b"\n", ":1: nested too deeply"),
+        (b"r: &r [*r]\n", ":1: this value contains itself through an alias"),
+        (b"set: bad\ntitle: [x\n", ":3: not valid YAML"),
+        (b"set: bad\ntitle: 3\ncards: [{key: a}]\n", ":2: 'title' must be a non-empty string"),
+    ],
+)
+def test_a_card_file_that_cannot_be_read_leaves_its_plugin_out_naming_the_file(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    bad = tmp_path / "bad.yaml"
+    bad.write_bytes(content)
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [bad])), "bad")
+    assert len(reg.problems) == 1, reg.problems
+    assert reg.problems[0].startswith(f"plugin 'bad' was left out: {bad}{message}"), reg.problems
+    assert "bad" not in reg.sets
+    described = {plugin["name"]: plugin for plugin in reg.describe()}
+    assert described["bad"]["problem"] == reg.problems[0]
+    assert {"archer", "prince"} <= set(reg.cards)
+
+
+def test_one_plugin_may_not_give_the_same_card_set_twice(tmp_path: Path) -> None:
+    path = one_card_set(tmp_path, "twice", "imp")
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [path, path])), "twice")
+    assert reg.problems == [
+        "plugin 'twice' was left out: register_card_sets: card set 'twice' is given twice"
+    ]
+
+
+def test_a_plugin_that_exits_while_it_is_imported_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fake_distribution(
+        tmp_path, "quits", "1.0", entry="quits", module="quits", source="raise SystemExit(3)\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = Registry()
+    assert "plugin 'quits' (quits) failed to load: SystemExit: 3" in registry.problems
+
+
+def test_leaving_out_a_plugin_there_is_not_is_an_error_naming_the_plugins() -> None:
+    with pytest.raises(PluginError) as error:
+        check_plugin_names(["base", "nope"])
+    assert str(error.value).startswith(
+        "cannot leave out plugin 'nope': no plugin of that name (plugins: ablaze, base"
+    )
+    check_plugin_names(["base", "ablaze"])
+    reg = Registry(exclude=["nope"])
+    with pytest.raises(PluginError, match="cannot leave out plugin 'nope'"):
+        _ = reg.problems
+    with pytest.raises(PluginError, match="cannot leave out plugin 'nope'"):
+        Game.new(GameConfig(seed=1), registry=reg)
+    # A name left out and then registered by hand is no mistake.
+    reg = Registry(entry_points=False, exclude=["mine"])
+    reg.register(SimpleNamespace(register_variants=hookimpl(lambda: [FINE])), "mine")
+    assert reg.problems == []
+    assert "fine_option" in reg.variants
+    assert "ablaze" not in {p.name for p in Registry(exclude=["ablaze"]).plugins}

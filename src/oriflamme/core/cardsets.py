@@ -1,26 +1,57 @@
 """Card definitions and the card-set YAML files that hold them.
 
 A card set file is a mapping with ``set`` (the set's name), ``title`` and
-``cards``, a list of card mappings. Behaviour that is better stated as data than
-as code lives here too: how revealing the card pays out its tokens, whether it
-is discarded after use, where it waits at setup.
+``cards``, a list of card mappings. Every field is checked for its type and form
+before a card is made: a file from an installed plugin is no more trusted than any
+other, and what is wrong is named with its file and line. Reading one is bounded as
+:mod:`.yamlfile` says (size, line length, nesting, aliases, integers).
+
+Behaviour that is better stated as data than as code lives here too: how revealing
+the card pays out its tokens, whether it is discarded after use, where it waits at
+setup.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
 from enum import Enum, StrEnum
-from typing import Any, TypeVar
+from importlib.resources.abc import Traversable
+from typing import Any, TypeGuard, TypeVar
 
 import attrs
 
-from .errors import CardDataError
-from .yamlfile import YamlDocument, parse_yaml
+from .errors import CardDataError, OriflammeError, PluginError
+from .yamlfile import YamlDocument, parse_yaml, read_text, show
 
 _E = TypeVar("_E", bound=Enum)
 
-KEY_PATTERN = re.compile(r"^[a-z][a-z0-9_]*$")
+#: The longest card key or set name: it is typed, and printed in every label (red.key).
+MAX_KEY = 40
+
+#: A card key or set name: lowercase snake_case, at most :data:`MAX_KEY` characters.
+#: ``\Z``, not ``$``, which would let a trailing newline through ("archer\n").
+KEY_PATTERN = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_KEY - 1}}}\Z")
+
+#: What :data:`KEY_PATTERN` accepts, in words, for messages.
+KEY_RULE = f"lowercase snake_case (a-z, 0-9, _), at most {MAX_KEY} characters"
+
+
+def is_key(value: object) -> TypeGuard[str]:
+    """Whether ``value`` is a card key or set name (see :data:`KEY_PATTERN`)."""
+    return type(value) is str and KEY_PATTERN.match(value) is not None
+
+
+def _names(keys: Any) -> list[Any]:
+    """``keys`` of a mapping read from YAML, in a stable order whatever their types."""
+    return sorted(keys, key=lambda key: (type(key).__name__, str(key)))
+
+
+def _spelled(key: object) -> str:
+    """A key read from YAML as it is most likely written (``null``, ``true``, ``3``),
+    to find its line."""
+    return key if isinstance(key, str) else show(key)
 
 
 class CardType(StrEnum):
@@ -86,31 +117,43 @@ class CardDef:
             return CardDataError(f"{doc.where(*where, *field)}: {message}")
 
         if not isinstance(data, Mapping):
-            raise CardDataError(f"{here}: a card must be a mapping, not {type(data).__name__}")
-        unknown = sorted(set(data) - _CARD_FIELDS)
+            raise CardDataError(f"{here}: a card must be a mapping, not {show(data)}")
+        unknown = _names(set(data) - _CARD_FIELDS)
         if unknown:
             raise fail(
-                f"unknown field {unknown[0]!r} (expected one of {', '.join(sorted(_CARD_FIELDS))})",
-                unknown[0],
+                f"unknown field {show(unknown[0])} "
+                f"(expected one of {', '.join(sorted(_CARD_FIELDS))})",
+                _spelled(unknown[0]),
             )
         for required in ("key", "name", "type", "text"):
             if required not in data:
                 raise CardDataError(f"{here}: card is missing required field {required!r}")
         key = data["key"]
-        if not isinstance(key, str) or not KEY_PATTERN.match(key):
-            raise fail(f"card key {key!r} must be lowercase snake_case", "key")
+        if not is_key(key):
+            raise fail(f"card key {show(key)} must be {KEY_RULE}", "key")
         label = f"card {key!r}"
         for text_field in ("name", "text"):
-            if not isinstance(data[text_field], str) or not data[text_field].strip():
-                raise fail(f"{label}: {text_field!r} must be a non-empty string", text_field)
+            value = data[text_field]
+            if type(value) is not str or not value.strip():
+                raise fail(
+                    f"{label}: {text_field!r} must be a non-empty string, not {show(value)}",
+                    text_field,
+                )
         names = data.get("names", {})
         if not isinstance(names, Mapping) or not all(
-            isinstance(k, str) and isinstance(v, str) for k, v in names.items()
+            type(k) is str and type(v) is str and v.strip() for k, v in names.items()
         ):
-            raise fail(f"{label}: 'names' must map language codes to names", "names")
+            raise fail(
+                f"{label}: 'names' must map language codes to names "
+                f"({{fr: Archer, pl: Łucznik}}), not {show(names)}",
+                "names",
+            )
         discard = data.get("discard_after_use", False)
-        if not isinstance(discard, bool):
-            raise fail(f"{label}: 'discard_after_use' must be true or false", "discard_after_use")
+        if type(discard) is not bool:
+            raise fail(
+                f"{label}: 'discard_after_use' must be true or false, not {show(discard)}",
+                "discard_after_use",
+            )
         card = cls(
             key=key,
             name=data["name"],
@@ -149,17 +192,19 @@ _CARD_FIELDS = frozenset(
 
 
 def _requires(value: object, fail: Any, label: str) -> str | None:
-    if value is not None and not (isinstance(value, str) and KEY_PATTERN.match(value)):
-        raise fail(f"{label}: 'requires' must be a card key, not {value!r}", "requires")
+    if value is None:
+        return None
+    if not is_key(value):
+        raise fail(f"{label}: 'requires' must be a card key, not {show(value)}", "requires")
     return value
 
 
 def _enum(kind: type[_E], value: object, fail: Any, label: str, field: str) -> _E:
-    try:
-        return kind(value)
-    except ValueError:
-        allowed = ", ".join(str(member.value) for member in kind)
-        raise fail(f"{label}: {field} {value!r} is not one of: {allowed}", field) from None
+    for member in kind:
+        if type(value) is str and member.value == value:
+            return member
+    allowed = ", ".join(str(member.value) for member in kind)
+    raise fail(f"{label}: {field} {show(value)} is not one of: {allowed}", field)
 
 
 @attrs.frozen
@@ -178,6 +223,27 @@ class CardSet:
         return tuple(card.key for card in self.cards)
 
     @classmethod
+    def read(cls, source: object, *, plugin: str) -> CardSet:
+        """The set in the file at ``source``, which a plugin's ``register_card_sets``
+        returned; anything wrong with it (not a path, a file too big, not UTF-8, a line
+        too long, malformed or inconsistent) raises :class:`PluginError` naming the file
+        (and the line where there is one). The bounds are :mod:`.yamlfile`'s."""
+        # A str is refused: relative to the working directory, it would name another
+        # file depending on where a command is run.
+        if not isinstance(source, os.PathLike | Traversable):
+            raise PluginError(
+                "register_card_sets must return paths to card-set files (a pathlib.Path or "
+                f"importlib.resources.files(...) / 'name.yaml'), not {show(source)}"
+            )
+        try:
+            text = read_text(source, CardDataError)
+            return cls.from_yaml(text, path=str(source), plugin=plugin)
+        except OriflammeError as exc:
+            raise PluginError(str(exc)) from None
+        except Exception as exc:  # a Traversable of someone's making may fail its own way
+            raise PluginError(f"{source}: cannot read: {type(exc).__name__}: {exc}") from None
+
+    @classmethod
     def from_yaml(cls, text: str, *, path: str, plugin: str = "") -> CardSet:
         """Parse a set file; a malformed or inconsistent file raises :class:`CardDataError`."""
         doc = parse_yaml(text, path, CardDataError)
@@ -186,18 +252,26 @@ class CardSet:
             raise CardDataError(
                 f"{path}: a card set file must be a mapping with 'set', 'title' and 'cards'"
             )
-        unknown = sorted(set(data) - {"set", "title", "cards"})
+        unknown = _names(set(data) - {"set", "title", "cards"})
         if unknown:
             raise CardDataError(
-                f"{doc.where(unknown[0])}: unknown key {unknown[0]!r} "
+                f"{doc.where(_spelled(unknown[0]))}: unknown key {show(unknown[0])} "
                 "(expected 'set', 'title' and 'cards')"
             )
         name = data.get("set")
-        if not isinstance(name, str) or not KEY_PATTERN.match(name):
-            raise CardDataError(f"{doc.where('set')}: 'set' must be a lowercase name, not {name!r}")
+        if not is_key(name):
+            raise CardDataError(f"{doc.where('set')}: 'set' must be {KEY_RULE}, not {show(name)}")
+        title = data.get("title", name)
+        if type(title) is not str or not title.strip():
+            raise CardDataError(
+                f"{doc.where('title')}: 'title' must be a non-empty string, not {show(title)}"
+            )
         cards_data = data.get("cards")
-        if not isinstance(cards_data, list) or not cards_data:
-            raise CardDataError(f"{doc.where('cards')}: 'cards' must be a non-empty list")
+        if type(cards_data) is not list or not cards_data:
+            raise CardDataError(
+                f"{doc.where('cards')}: 'cards' must be a non-empty list of cards, "
+                f"not {show(cards_data)}"
+            )
         cards: list[CardDef] = []
         seen: dict[str, str] = {}
         for index, entry in enumerate(cards_data):
@@ -209,7 +283,4 @@ class CardSet:
                 )
             seen[card.key] = card.source
             cards.append(card)
-        title = data.get("title", name)
-        if not isinstance(title, str):
-            raise CardDataError(f"{doc.where('title')}: 'title' must be a string")
         return cls(name=name, title=title, cards=tuple(cards), source=path, plugin=plugin)

@@ -12,6 +12,10 @@ Two kinds of hook:
   pluggy; the engine collects what they return into tables keyed by name (card key,
   set name, variant name, decision kind). A key provided twice is an error, never a
   silent override, so the order plugins are registered in cannot change a rule.
+  What they return is checked, type by type (a list is a ``list`` or a ``tuple``; a
+  name is lowercase snake_case, at most 40 characters): a plugin whose hook raises or
+  returns anything else is left out, with the hook and what was expected in
+  :attr:`Registry.problems <oriflamme.Registry.problems>`, and the others load.
 * Event hooks are called through pluggy while a game runs, after the event has
   happened, with ``game`` (the game's :class:`~oriflamme.Effects`) and ``event``. A
   plugin may read the game and act on it through its verbs (``game.gain``,
@@ -62,20 +66,26 @@ hookimpl = pluggy.HookimplMarker(PROJECT)
 
 @hookspec
 def register_card_sets() -> Sequence[Traversable | Path]:
-    """Return the card-set YAML files this plugin provides.
+    """Return the card-set YAML files this plugin provides, in a list.
 
     Called once per registry. Each file defines one set (its ``set:`` name) and
     its cards; see ``cards/base.yaml`` for the format. Ship the files inside your
-    package and return them with ``importlib.resources.files(...)``. A set name
-    or a card key already provided by another plugin is an error. Return an
-    empty sequence (or do not implement the hook) if the plugin brings no cards.
+    package and return them with ``importlib.resources.files(...)`` (or as
+    ``pathlib.Path`` objects; a ``str`` is refused). A set name or a card key
+    already provided by another plugin is an error. Return an empty list (or do
+    not implement the hook) if the plugin brings no cards. At most 64 files; each
+    is read within the bounds of :mod:`.yamlfile` (256 KiB, lines of 4,000
+    characters, 50 levels of nesting...), and a file that is out of bounds, not
+    UTF-8, malformed or of the wrong types leaves the plugin out, named with its
+    file and line.
     """
     raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
 def register_abilities() -> Mapping[str, Ability]:
-    """Return the ability of each card key this plugin implements.
+    """Return the ability of each card key this plugin implements: a mapping of card
+    key (a ``str``) to an :class:`~oriflamme.Ability` object.
 
     Called once per registry; each game looks abilities up in a table built from
     these mappings, never by calling plugins card by card. A key implemented by
@@ -87,20 +97,28 @@ def register_abilities() -> Mapping[str, Ability]:
 
 @hookspec
 def register_variants() -> Sequence[Variant]:
-    """Return the rules variants this plugin declares (name, values, default, help).
+    """Return the rules variants this plugin declares (name, values, default, help),
+    in a list of :class:`~oriflamme.Variant` objects.
 
     A game's configuration chooses a value for each; abilities read it with
-    ``game.variant(name)``. A variant name declared twice is an error.
+    ``game.variant(name)``. A variant name declared twice is an error. A value is
+    ``True``, ``False``, an ``int`` (at most 2**63 - 1 either side of 0) or a word
+    (a printable ``str`` of 1 to 100 characters, no space at either end); the
+    default is one of the values, of the same type; ``help`` is a ``str``.
     """
     raise NotImplementedError  # a specification: pluggy never calls it
 
 
 @hookspec
 def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Ability]:
-    """Return abilities that replace other plugins' abilities, for a game with ``variants``.
+    """Return abilities that replace other plugins' abilities, for a game with ``variants``:
+    a mapping of card key to :class:`~oriflamme.Ability`, as ``register_abilities``.
 
-    Called once per choice of variants, when a registry builds a game's rules
-    table. ``variants`` maps every declared variant to its value in that game.
+    Called once when a registry loads its plugins, with every variant at its
+    default (a plugin whose hook fails or returns the wrong type is left out
+    then), and once per choice of variants, when a registry builds a game's rules
+    table (a failure then refuses to make the game, naming the plugin).
+    ``variants`` maps every declared variant to its value in that game.
     This is the one way to change a card another plugin implements: a key
     returned by ``register_abilities`` that another plugin already provides is
     an error, never a silent override. Return an empty mapping (or None) to
@@ -112,13 +130,15 @@ def replace_abilities(variants: Mapping[str, VariantValue]) -> Mapping[str, Abil
 
 @hookspec
 def register_decision_kinds() -> Sequence[DecisionKind]:
-    """Return the kinds of decision this plugin's abilities ask (see :mod:`.kinds`).
+    """Return the kinds of decision this plugin's abilities ask (see :mod:`.kinds`), in
+    a list of instances of :class:`~oriflamme.DecisionKind` subclasses.
 
-    Called once per registry. A kind's ``name`` is what ``game.ask`` takes; it must
-    not be one of the built-in kinds (``place``, ``reveal``, ``target``, ``move``,
-    ``twin``, ``choose``) nor another plugin's. A kind checks answers, words its
-    questions for people, and says whether its options are private to the family
-    asked.
+    Called once per registry. A kind's ``name`` (lowercase snake_case) is what
+    ``game.ask`` takes; it must not be one of the built-in kinds (``place``,
+    ``reveal``, ``target``, ``move``, ``twin``, ``choose``) nor another plugin's.
+    Its ``help`` is a ``str`` and its ``private_options`` a ``bool``. A kind checks
+    answers, words its questions for people, and says whether its options are
+    private to the family asked.
     """
     raise NotImplementedError  # a specification: pluggy never calls it
 

@@ -28,6 +28,7 @@ from .errors import ConfigError, PluginError
 from .rules import GameRules
 from .tables import Tables
 from .variants import Variant, resolve_variants
+from .yamlfile import show
 
 ENTRY_POINT_GROUP = "oriflamme"
 _RULES_CACHE_SIZE = 256
@@ -52,13 +53,38 @@ def builtin_plugins() -> list[tuple[str, object]]:
     return [("ablaze", ablaze), ("base", base)]
 
 
+def plugin_names() -> tuple[str, ...]:
+    """The names of every plugin there is: built in, and installed (under the
+    entry-point group ``oriflamme``, whether it loads or not), sorted."""
+    installed = {ep.name for ep in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return tuple(sorted(installed | {name for name, _ in builtin_plugins()}))
+
+
+def check_plugin_names(names: Iterable[str]) -> None:
+    """Raise :class:`PluginError` for the first of ``names`` that is no plugin (see
+    :func:`plugin_names`), naming the plugins there are: leaving out a plugin that
+    does not exist is a mistake (a typo), not a choice to pass over in silence."""
+    known = plugin_names()
+    for name in names:
+        if name not in known:
+            raise PluginError(
+                f"cannot leave out plugin {show(name)}: no plugin of that name "
+                f"(plugins: {', '.join(known)})"
+            )
+
+
 class Registry:
     """The installed card sets, abilities and variants, from one plugin manager.
 
     ``entry_points=False`` leaves third-party plugins out (tests and benchmarks use it
-    for a known set of rules); ``exclude`` leaves out plugins by name. Plugins that
-    fail to load are reported in :attr:`problems`, not raised, so one broken package
-    does not stop the others.
+    for a known set of rules); ``exclude`` leaves out plugins by name, each of which
+    must be a plugin there is, built in or installed, or one registered by hand later
+    with :meth:`register`: else the first use of the registry (its sets, cards,
+    plugins, problems...) raises :class:`PluginError` naming it and the plugins there
+    are. To refuse an unknown name at once, call :func:`check_plugin_names` first.
+    Plugins that fail to load, or whose hooks fail or return what they must not (see
+    :mod:`.hookspecs`), are left out and reported in :attr:`problems`, not raised, so
+    one broken package does not stop the others.
 
     Plugins are registered with pluggy in reverse order of their names, so that pluggy
     (which calls the last registered first) calls event hooks in the order of plugin
@@ -78,6 +104,9 @@ class Registry:
         self._last: tuple[GameConfig, frozenset[str], GameRules] | None = None
         self._lists: dict[tuple[Any, ...], tuple[str, ...]] = {}
         excluded = set(exclude)
+        # Checked when the tables are first read, not here: a test may leave out a
+        # name and then register its own plugin under it (oriflamme.testing does).
+        self._unknown_excluded = sorted(set(excluded) - set(plugin_names())) if excluded else []
         if builtins:
             version = _own_version()
             for name, plugin in builtin_plugins():
@@ -138,7 +167,9 @@ class Registry:
                     distribution=dist.name if dist else "",
                     version=dist.version if dist else "",
                 )
-            except Exception as exc:  # a broken plugin is reported, never fatal
+            # A broken plugin is reported, never fatal; even one that calls sys.exit()
+            # while it is imported.
+            except (Exception, SystemExit) as exc:
                 self._load_problems.append(
                     f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
                 )
@@ -203,6 +234,9 @@ class Registry:
 
     def _collected(self) -> Tables:
         if self._tables is None:
+            unknown = [name for name in self._unknown_excluded if name not in self._plugins]
+            if unknown:
+                check_plugin_names(unknown)
             self._tables = Tables.collect(self.manager)
         return self._tables
 

@@ -2,8 +2,9 @@
 
 Each plugin's contribution (card sets, abilities, variants, decision kinds) is read on
 its own, through pluggy (a hook caller that leaves the other plugins out), so pluggy's
-tracing sees every call: a plugin whose hook fails or whose card YAML is malformed is
-left out and reported, and the others still load. Two plugins that claim the same
+tracing sees every call: a plugin whose hook fails, returns a value of the wrong type
+(checked type by type, with the bounds below) or gives a card file that cannot be read
+is left out and reported, and the others still load. Two plugins that claim the same
 card set, card key, ability, variant or decision kind are an error naming both:
 neither can be chosen silently. Everything is ordered by plugin name, never by
 registration.
@@ -19,12 +20,31 @@ import attrs
 import pluggy
 
 from .ability import Ability
-from .cardsets import CardDef, CardSet
+from .cardsets import KEY_RULE, CardDef, CardSet, is_key
 from .errors import OriflammeError, PluginError
 from .events import EVENT_TYPES
 from .events import HOOKS as EVENT_HOOKS
 from .kinds import BUILTIN_KINDS, DecisionKind
 from .variants import Variant, VariantValue
+from .yamlfile import show
+
+#: The most card-set files one plugin may provide: each is read and checked in full.
+MAX_CARD_SETS = 64
+
+#: The largest integer a variant may take, either side of 0 (what a JSON reader in
+#: another language holds in 64 bits).
+MAX_VARIANT_INT = 2**63 - 1
+
+#: The longest text value of a variant: a word typed on the command line.
+MAX_VARIANT_TEXT = 100
+
+
+def _left_out(name: str, exc: Exception) -> str:
+    if isinstance(exc, OriflammeError):
+        return f"plugin {name!r} was left out: {exc}"
+    # Whatever a plugin's own objects raise when they are looked at (a property, a
+    # mapping whose items fail): still only that plugin's problem.
+    return f"plugin {name!r} was left out: {type(exc).__name__}: {exc}"
 
 
 @attrs.frozen
@@ -41,6 +61,8 @@ class Contribution:
 
 @attrs.frozen
 class Tables:
+    """What every plugin provides, by name; ``left_out`` says why a plugin is not in it."""
+
     sets: Mapping[str, CardSet]
     cards: Mapping[str, CardDef]
     abilities: Mapping[str, Ability]
@@ -60,9 +82,15 @@ class Tables:
         left_out: dict[str, str] = {}
         for name in names:
             try:
-                contributions[name] = _contribution(manager, name, names)
-            except OriflammeError as exc:
-                left_out[name] = f"plugin {name!r} was left out: {exc}"
+                contributions[name] = _contribution(manager, name)
+            except Exception as exc:
+                left_out[name] = _left_out(name, exc)
+        for name in [n for n, part in contributions.items() if "replace_abilities" in part.hooks]:
+            try:
+                _check_replacements(manager, name, contributions)
+            except Exception as exc:
+                left_out[name] = _left_out(name, exc)
+                del contributions[name]
         for name in left_out:
             manager.unregister(name=name)  # its event hooks must not run either
         sets: dict[str, CardSet] = {}
@@ -148,9 +176,13 @@ class Tables:
         for name in self.contributions:
             if "replace_abilities" not in self.contributions[name].hooks:
                 continue
-            given = _call(manager, name, "replace_abilities", variants=dict(variants)) or {}
-            if not isinstance(given, Mapping):
-                raise PluginError(f"plugin {name!r}: replace_abilities must return a mapping")
+            try:
+                given = _abilities(
+                    _call(manager, name, "replace_abilities", variants=dict(variants)),
+                    "replace_abilities",
+                )
+            except OriflammeError as exc:
+                raise PluginError(f"plugin {name!r}: {exc}") from None
             for key, ability in given.items():
                 if key not in self.abilities:
                     raise PluginError(
@@ -161,11 +193,6 @@ class Tables:
                         f"the ability of {key!r} is replaced by both plugin "
                         f"{replaced[key][0]!r} and {name!r}"
                     )
-                if not isinstance(ability, Ability):
-                    raise PluginError(
-                        f"plugin {name!r}: the replacement ability of {key!r} "
-                        "must be an oriflamme.Ability"
-                    )
                 replaced[key] = (name, ability)
         return replaced
 
@@ -175,56 +202,170 @@ def _implemented(manager: pluggy.PluginManager, name: str) -> tuple[str, ...]:
     return tuple(sorted(caller.name for caller in manager.get_hookcallers(plugin) or ()))
 
 
-def _contribution(manager: pluggy.PluginManager, name: str, names: list[str]) -> Contribution:
+def _contribution(manager: pluggy.PluginManager, name: str) -> Contribution:
+    """What plugin ``name`` provides, every value checked: a value of the wrong type
+    raises :class:`PluginError` naming the hook and what it must return."""
     hooks = _implemented(manager, name)
-    sets = tuple(
-        _read_set(path, name) for path in _sequence(manager, name, "register_card_sets", hooks)
-    )
+    paths = _sequence(manager, name, "register_card_sets", hooks, "card-set files")
+    if len(paths) > MAX_CARD_SETS:
+        raise PluginError(
+            f"register_card_sets returned {len(paths)} files (at most {MAX_CARD_SETS})"
+        )
+    sets = tuple(CardSet.read(path, plugin=name) for path in paths)
+    _unique([s.name for s in sets], "register_card_sets: card set")
+    _unique([key for s in sets for key in s.keys], "register_card_sets: card")
     abilities: dict[str, Ability] = {}
     if "register_abilities" in hooks:
-        given = _call(manager, name, "register_abilities") or {}
-        if not isinstance(given, Mapping):
-            raise PluginError(
-                f"register_abilities must return a mapping of card key to Ability, "
-                f"not {type(given).__name__}"
-            )
-        abilities = dict(given)
-    for key, ability in abilities.items():
-        if not isinstance(ability, Ability):
-            raise PluginError(
-                f"the ability of {key!r} must be an oriflamme.Ability, not {type(ability).__name__}"
-            )
-    variants = []
-    for variant in _sequence(manager, name, "register_variants", hooks):
-        if not isinstance(variant, Variant):
-            raise PluginError(f"register_variants must return Variants, not {variant!r}")
-        variants.append(attrs.evolve(variant, plugin=name))
-    kinds = []
-    for kind in _sequence(manager, name, "register_decision_kinds", hooks):
-        if not isinstance(kind, DecisionKind) or not kind.name:
-            raise PluginError(
-                f"register_decision_kinds must return named DecisionKind objects, not {kind!r}"
-            )
-        kinds.append(kind)
+        abilities = _abilities(_call(manager, name, "register_abilities"), "register_abilities")
+    variants = tuple(
+        _variant(given, name)
+        for given in _sequence(manager, name, "register_variants", hooks, "Variant objects")
+    )
+    _unique([v.name for v in variants], "register_variants: variant")
+    kinds = tuple(
+        _kind(given)
+        for given in _sequence(
+            manager, name, "register_decision_kinds", hooks, "DecisionKind objects"
+        )
+    )
+    _unique([k.name for k in kinds], "register_decision_kinds: decision kind")
     return Contribution(
         plugin=name,
         sets=sets,
         abilities=abilities,
-        variants=tuple(variants),
-        kinds=tuple(kinds),
+        variants=variants,
+        kinds=kinds,
         hooks=hooks,
     )
 
 
+def _check_replacements(
+    manager: pluggy.PluginManager, name: str, contributions: Mapping[str, Contribution]
+) -> None:
+    """Call ``replace_abilities`` once with every variant at its default, so that a
+    plugin whose hook fails or returns the wrong type is left out at once, not found
+    out by every game."""
+    defaults = {v.name: v.default for part in contributions.values() for v in part.variants}
+    _abilities(_call(manager, name, "replace_abilities", variants=defaults), "replace_abilities")
+
+
+def _unique(names: list[str], what: str) -> None:
+    seen: set[str] = set()
+    for each in names:
+        if each in seen:
+            raise PluginError(f"{what} {each!r} is given twice")
+        seen.add(each)
+
+
 def _sequence(
-    manager: pluggy.PluginManager, name: str, hook: str, hooks: tuple[str, ...]
+    manager: pluggy.PluginManager, name: str, hook: str, hooks: tuple[str, ...], what: str
 ) -> tuple[Any, ...]:
     if hook not in hooks:
         return ()
-    given = _call(manager, name, hook) or ()
-    if isinstance(given, str | bytes) or not hasattr(given, "__iter__"):
-        raise PluginError(f"{hook} must return a list, not {type(given).__name__}")
+    given = _call(manager, name, hook)
+    if given is None:
+        return ()
+    # Only a list or a tuple: any other iterable may never end (a generator, a range).
+    if not isinstance(given, list | tuple):
+        raise PluginError(f"{hook} must return a list of {what}, not {show(given)}")
     return tuple(given)
+
+
+def _abilities(given: object, hook: str) -> dict[str, Ability]:
+    """The mapping a hook returned, checked: card keys to :class:`Ability` objects."""
+    if given is None:
+        return {}
+    if not isinstance(given, Mapping):
+        raise PluginError(f"{hook} must return a mapping of card key to Ability, not {show(given)}")
+    abilities: dict[str, Ability] = {}
+    for key, ability in dict(given).items():
+        if not is_key(key):
+            raise PluginError(f"{hook}: a card key must be {KEY_RULE}, not {show(key)}")
+        if not isinstance(ability, Ability):
+            raise PluginError(
+                f"{hook}: the ability of {key!r} must be an oriflamme.Ability, not {show(ability)}"
+            )
+        abilities[key] = ability
+    return abilities
+
+
+def _variant(given: object, plugin: str) -> Variant:
+    if not isinstance(given, Variant):
+        raise PluginError(f"register_variants must return Variant objects, not {show(given)}")
+    name = given.name
+    if not is_key(name):
+        raise PluginError(
+            f"register_variants: a variant's name must be {KEY_RULE}, not {show(name)}"
+        )
+    values = given.values
+    if not isinstance(values, list | tuple) or not values:
+        raise PluginError(
+            f"register_variants: variant {name!r}: 'values' must be a non-empty tuple, "
+            f"not {show(values)}"
+        )
+    for value in values:
+        if not _is_variant_value(value):
+            raise PluginError(
+                f"register_variants: variant {name!r}: a value must be true, false, an "
+                f"integer of at most {MAX_VARIANT_INT} in size or a short word of at most "
+                f"{MAX_VARIANT_TEXT} characters, not {show(value)}"
+            )
+    default = given.default
+    if not any(type(default) is type(value) and default == value for value in values):
+        raise PluginError(
+            f"register_variants: variant {name!r}: the default {show(default)} "
+            f"is not one of its values {show(list(values))}"
+        )
+    if type(given.help) is not str:
+        raise PluginError(
+            f"register_variants: variant {name!r}: 'help' must be a string, not {show(given.help)}"
+        )
+    return attrs.evolve(given, values=tuple(values), plugin=plugin)
+
+
+def _is_variant_value(value: object) -> bool:
+    if type(value) is bool:
+        return True
+    if type(value) is int:
+        return abs(value) <= MAX_VARIANT_INT
+    return (
+        type(value) is str
+        and 0 < len(value) <= MAX_VARIANT_TEXT
+        and value.isprintable()
+        and value == value.strip()
+    )
+
+
+def _kind(given: object) -> DecisionKind:
+    if not isinstance(given, DecisionKind):
+        raise PluginError(
+            "register_decision_kinds must return DecisionKind objects (instances of "
+            f"DecisionKind subclasses), not {show(given)}"
+        )
+    name = given.name
+    if not is_key(name):
+        raise PluginError(
+            f"register_decision_kinds: a kind's name must be {KEY_RULE}, not {show(name)}"
+        )
+    if name in _BUILTIN_KIND_NAMES:
+        raise PluginError(
+            f"register_decision_kinds: decision kind {name!r} is built in; "
+            "a plugin's kind needs a name of its own"
+        )
+    if type(given.help) is not str:
+        raise PluginError(
+            f"register_decision_kinds: kind {name!r}: 'help' must be a string, "
+            f"not {show(given.help)}"
+        )
+    if type(given.private_options) is not bool:
+        raise PluginError(
+            f"register_decision_kinds: kind {name!r}: 'private_options' must be True or "
+            f"False, not {show(given.private_options)}"
+        )
+    return given
+
+
+_BUILTIN_KIND_NAMES = frozenset(kind.name for kind in BUILTIN_KINDS)
 
 
 def _call(manager: pluggy.PluginManager, name: str, hook: str, **arguments: Any) -> Any:
@@ -238,14 +379,3 @@ def _call(manager: pluggy.PluginManager, name: str, hook: str, **arguments: Any)
     except Exception as exc:
         raise PluginError(f"failed in hook {hook}: {type(exc).__name__}: {exc}") from exc
     return results[0] if results else None
-
-
-def _read_set(path: Any, plugin: str) -> CardSet:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, AttributeError, UnicodeDecodeError) as exc:
-        raise PluginError(f"cannot read card set {path}: {exc}") from None
-    try:
-        return CardSet.from_yaml(text, path=str(path), plugin=plugin)
-    except OriflammeError as exc:
-        raise PluginError(str(exc)) from None
