@@ -326,8 +326,23 @@ def _junk_variant(name: object, values: object, default: object, help_text: obje
     return variant
 
 
+class Raises:
+    """Not a value: the hook raises ``error`` instead of returning (``sys.exit()`` too)."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+    def __repr__(self) -> str:
+        return f"Raises({self.error!r})"
+
+
+_RAISES = st.sampled_from(
+    [SystemExit(3), SystemExit(None), RuntimeError("boom"), RecursionError(), TypeError("odd")]
+).map(Raises)
+
 _ITEMS = st.one_of(
     _JUNK,
+    _RAISES,
     st.builds(_junk_kind, _JUNK, _JUNK, _JUNK),
     st.builds(
         _junk_variant, _JUNK, st.one_of(_JUNK, st.lists(_JUNK, max_size=3).map(tuple)), _JUNK, _JUNK
@@ -396,6 +411,8 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
     print(f"seed={seed} hook={hook} value={value!r:.200}")
 
     def returns(**arguments: object) -> object:
+        if isinstance(value, Raises):
+            raise value.error
         return value
 
     registry = Registry(entry_points=False)
@@ -419,8 +436,13 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
             assert len(problems) == 1, problems
             # Named by the hook, or by the file it returned (all absolute paths here).
             assert problems[0].startswith(
-                (f"plugin 'odd' was left out: {hook}", "plugin 'odd' was left out: /")
+                (
+                    f"plugin 'odd' was left out: {hook}",
+                    f"plugin 'odd' was left out: failed in hook {hook}: ",
+                    "plugin 'odd' was left out: /",
+                )
             ), problems
+            assert not isinstance(value, Raises) or "failed in hook" in problems[0]
             assert "odd" not in plugins
         else:
             assert "odd" in plugins

@@ -6,6 +6,7 @@ import random
 from collections.abc import Generator, Mapping, Sequence
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -356,6 +357,47 @@ def test_a_replacement_of_the_wrong_type_for_a_variant_refuses_the_game_naming_t
     Game.new(GameConfig(seed=1), registry=reg)
     with pytest.raises(PluginError, match="plugin 'fickle': replace_abilities must return"):
         Game.new(GameConfig(seed=1, variants={"fine_option": True}), registry=reg)
+
+
+def test_a_hook_that_calls_sys_exit_leaves_its_plugin_out() -> None:
+    def quits() -> Mapping[str, Ability]:
+        raise SystemExit(3)
+
+    reg = Registry(entry_points=False)
+    reg.register(SimpleNamespace(register_abilities=hookimpl(quits)), "quits")
+    assert reg.problems == [
+        "plugin 'quits' was left out: failed in hook register_abilities: SystemExit: 3"
+    ]
+    assert "heir" in reg.abilities
+
+
+class FailsWhenRead(dict[str, Ability]):
+    """A mapping whose items cannot be read."""
+
+    def __iter__(self) -> Any:
+        raise RuntimeError("no keys today")
+
+    def keys(self) -> Any:
+        raise RuntimeError("no keys today")
+
+
+def test_a_replacement_that_fails_when_read_refuses_the_game_naming_the_plugin() -> None:
+    def replace(variants: Mapping[str, object]) -> object:
+        return {} if variants["fine_option"] is False else FailsWhenRead(spy=Ability())
+
+    reg = Registry(entry_points=False)
+    reg.register(
+        SimpleNamespace(
+            register_variants=hookimpl(lambda: [FINE]), replace_abilities=hookimpl(replace)
+        ),
+        "fickle",
+    )
+    assert reg.problems == []
+    with pytest.raises(
+        PluginError, match="plugin 'fickle': replace_abilities: RuntimeError: no keys today"
+    ):
+        Game.new(GameConfig(seed=1, variants={"fine_option": True}), registry=reg)
+    Game.new(GameConfig(seed=1), registry=reg)  # the registry goes on
 
 
 @pytest.mark.parametrize(

@@ -183,6 +183,10 @@ class Tables:
                 )
             except OriflammeError as exc:
                 raise PluginError(f"plugin {name!r}: {exc}") from None
+            except Exception as exc:  # the plugin's own mapping failed as it was read
+                raise PluginError(
+                    f"plugin {name!r}: replace_abilities: {type(exc).__name__}: {exc}"
+                ) from None
             for key, ability in given.items():
                 if key not in self.abilities:
                     raise PluginError(
@@ -376,6 +380,7 @@ def _call(manager: pluggy.PluginManager, name: str, hook: str, **arguments: Any)
         results = caller(**arguments)
     except OriflammeError as exc:
         raise PluginError(f"hook {hook}: {exc}") from None
-    except Exception as exc:
+    # sys.exit() in a hook is a plugin's failure too: it must not end the command.
+    except (Exception, SystemExit) as exc:
         raise PluginError(f"failed in hook {hook}: {type(exc).__name__}: {exc}") from exc
     return results[0] if results else None
