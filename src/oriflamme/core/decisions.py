@@ -135,6 +135,10 @@ Continuation = tuple[str | None, str, CardId, tuple[Any, ...]]
 
 REVEAL_OPTIONS: tuple[Answer, ...] = (True, False)
 
+#: The kinds of question the engine asks itself (the placement phase, a face-down
+#: card's turn), answered by the engine's own steps: an ability never asks them.
+ENGINE_KINDS = frozenset({"place", "reveal"})
+
 # Building a named tuple from its values directly skips its argument-by-argument
 # __new__: the engine makes one per question and option.
 _new = tuple.__new__

@@ -1,5 +1,5 @@
-"""What abilities and event hooks may do to a game: the rulebook's verbs, read-only
-questions about the table, and ``ask``.
+"""What abilities and event hooks may do to a game: the rulebook's verbs, ``ask`` and
+``then`` (the read-only questions about the table are in :mod:`.queue`).
 
 An ability receives an :class:`Effects` (its ``game`` argument). Everything it reads
 is immutable (tuples, read-only mappings), and everything it changes goes through a
@@ -9,19 +9,19 @@ verb here, which records its event and tells the observers. Cards are card ids (
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
-from types import MappingProxyType
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, cast
 
-from .decisions import FIRST, LAST, Answer, At, Decision, Placements, new_decision
+from .budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, OverBudget, steps_bound
+from .decisions import FIRST, LAST, Answer, At, Decision, Options, Placements, new_decision
 from .errors import OriflammeError, PluginError
 from .events import Bribed, Discarded, Eliminated, Event, Gained, Lost, Moved, Placed, Stolen
 from .identity import NO_CARD, CardId
+from .questions import asker, check_task, checked_options, words
 from .queue import Queue
 from .rules import GameRules
 from .saveable import saveable
 from .state import State, replaced
-from .variants import VariantValue
 
 #: A method of a registered ability, continued with by name: ``then(game, card, *args)``.
 AbilityMethod = Callable[..., None]
@@ -29,85 +29,6 @@ AbilityMethod = Callable[..., None]
 
 class Effects(Queue):
     """The game, as a card's ability or an event hook sees it and acts on it."""
-
-    # Who and what.
-
-    def colour(self, card: CardId) -> str:
-        """The family printed on ``card``: its original owner (its back shows it)."""
-        return self._state.identity.colours[card]
-
-    def owner(self, card: CardId) -> str:
-        """The family that owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
-        return self._state.owner(card)
-
-    def key(self, card: CardId) -> str:
-        """The card key (its name) of ``card``."""
-        return self._state.identity.keys[card]
-
-    def is_up(self, card: CardId) -> bool:
-        """Whether ``card`` is face up in the queue."""
-        return bool(self._state.up >> card & 1)
-
-    def is_character(self, card: CardId) -> bool:
-        return self._state.identity.keys[card] in self.rules.characters
-
-    def tokens_on(self, card: CardId) -> int:
-        """The Influence tokens on ``card`` (only a face-down queue card has any)."""
-        return self._state.tokens_on(card)
-
-    @property
-    def tokens(self) -> Mapping[CardId, int]:
-        """The cards with tokens on them, and how many."""
-        return MappingProxyType(dict(self._state.tokens))
-
-    @property
-    def influence(self) -> Mapping[str, int]:
-        """Each family's Influence."""
-        s = self._state
-        return MappingProxyType(s.by_family(s.influence))
-
-    def influence_of(self, family: str) -> int:
-        s = self._state
-        return s.influence[s.seat[family]]
-
-    def pile(self, zone: str) -> Mapping[str, tuple[CardId, ...]]:
-        """A per-family zone by name: ``hands``, ``set_aside``, ``reserve``, ``discarded``
-        or ``eliminated``; each family's cards, in order."""
-        s = self._state
-        return MappingProxyType(s.by_family(s.zone(zone)))
-
-    def zone_of(self, zone: str, family: str) -> tuple[CardId, ...]:
-        """``family``'s cards in ``zone`` (see :meth:`pile`), in order."""
-        s = self._state
-        return s.zone(zone)[s.seat[family]]
-
-    @property
-    def hands(self) -> Mapping[str, tuple[CardId, ...]]:
-        return self.pile("hands")
-
-    @property
-    def set_aside(self) -> Mapping[str, tuple[CardId, ...]]:
-        return self.pile("set_aside")
-
-    @property
-    def reserve(self) -> Mapping[str, tuple[CardId, ...]]:
-        return self.pile("reserve")
-
-    @property
-    def discarded(self) -> Mapping[str, tuple[CardId, ...]]:
-        return self.pile("discarded")
-
-    @property
-    def eliminated(self) -> Mapping[str, tuple[CardId, ...]]:
-        return self.pile("eliminated")
-
-    def variant(self, name: str) -> VariantValue:
-        """The value of rules variant ``name`` in this game."""
-        return self.rules.variants[name]
-
-    def revealed_now(self, card: CardId) -> bool:
-        """Whether ``card`` was revealed by its owner this turn (not already face up)."""
-        return self._state.revealing == card
 
     # Influence (RULINGS G7: it never goes below 0).
 
@@ -306,8 +227,10 @@ class Effects(Queue):
         then: AbilityMethod,
         card: CardId,
         *args: Any,
-        question: str | None = None,
-        labels: Mapping[Any, str] | None = None,
+        # Typed loosely so that a wrong one is refused with its reason (see .questions),
+        # compiled as well: a ``str`` and a ``Mapping[Any, str]``.
+        question: object = None,
+        labels: object = None,
     ) -> None:
         """Ask ``family`` a question of ``kind`` among ``options``, then call ``then``.
 
@@ -318,23 +241,50 @@ class Effects(Queue):
         exactly one it is applied without asking, after the code that follows the
         ``ask`` (always: whatever the count, the continuation runs after it).
         ``question`` and ``labels`` (option -> words) word it for a person.
+
+        A plugin's question is checked at once (see :mod:`.questions`): a kind the
+        engine asks itself, a family or card not in the game, options that are not
+        JSON values or that the kind would refuse, a second question: each is a
+        :class:`PluginError` naming the plugin, and the answer is taken back.
         """
         s = self._state
         if self._observing:
             raise PluginError(
                 f"an observer of {self._observing} asked a {kind} question; hooks may not ask"
             )
+        key, name = self._continuation(then)
+        # The built-in cards ask as the rules say, and cost no step here: the engine's
+        # loop counts the work their questions start. Third-party code is checked.
+        running = self._running
+        if running is not None:
+            self._step()
         if kind not in self.rules.kinds:
             known = ", ".join(sorted(self.rules.kinds))
-            raise PluginError(f"ask: unknown decision kind {kind!r} (known kinds: {known})")
+            raise PluginError(
+                f"{asker(self, key)} asked a question of unknown decision kind {kind!r} "
+                f"(known kinds: {known})"
+            )
         if s.pending is not None:
             raise PluginError(
-                f"ask: {s.pending.family} is already asked a {s.pending.kind} question; "
-                "an ability asks one question at a time, as the last thing it does"
+                f"{asker(self, key)} asked while {s.pending.family} is already asked a "
+                f"{s.pending.kind} question; an ability asks one question at a time, as "
+                "the last thing it does"
             )
-        key, name = self._continuation(then)
         checked = saveable(args, key, name)
-        chosen = options if isinstance(options, Placements) else tuple(options)
+        chosen: Options
+        if running is not None:
+            chosen = checked_options(
+                self,
+                asker(self, key),
+                family=family,
+                kind=kind,
+                options=options,
+                card=card,
+                question=question,
+                labels=labels,
+            )
+        else:
+            chosen = options if isinstance(options, Placements) else tuple(options)
         if not chosen:
             return
         if len(chosen) == 1:
@@ -343,10 +293,8 @@ class Effects(Queue):
         if question is None and labels is None:
             s.pending = new_decision(family, kind, chosen, card)
         else:
-            words = None
-            if labels is not None:
-                words = tuple(str(labels.get(option, option)) for option in chosen)
-            s.pending = Decision(family, kind, chosen, card, question, words)
+            words_ = words(chosen, labels)
+            s.pending = Decision(family, kind, chosen, card, cast(str | None, question), words_)
         s.resume = (key, name, card, checked)
 
     def ask_target(
@@ -359,6 +307,9 @@ class Effects(Queue):
         """Call ``then(game, card, *args)`` once the work started after this call is done."""
         key, name = self._continuation(then)
         checked = saveable(args, key, name)
+        if self._running is not None:  # third-party code: see ask
+            self._step()
+            check_task(self, asker(self, key), card)
         s = self._state
         s.tasks = s.tasks + ((key, name, card, checked),)
 
@@ -379,6 +330,8 @@ class Effects(Queue):
     def _emit(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
         """Record an event of type ``kind`` with ``fields`` in the log, and tell the
         plugins that observe its kind."""
+        if self._running is not None:
+            self._step()  # third-party code that keeps changing the game is stopped
         s = self._state
         if s.recording:
             s.log = (s.log, kind, fields)
@@ -411,6 +364,21 @@ class Effects(Queue):
         """The card whose turn it is in the resolution phase, if any."""
         acting = self._state.acting
         return None if acting == NO_CARD else acting
+
+    # What the current answer may still spend (see :mod:`.budget`): set afresh by each
+    # answer; class-level defaults, so that making an engine (a clone) costs nothing more.
+    budget: Budget = BUDGET
+    _steps: int = MAX_STEPS
+    _lines: int = MAX_LINES
+    # The third-party callable running now (see .budget.run_guarded), None in the
+    # engine's and the built-in cards' own code.
+    _running: object = None
+
+    def _step(self) -> None:
+        """One engine step of the answer's budget (see :mod:`.budget`)."""
+        self._steps -= 1
+        if self._steps < 0:
+            raise OverBudget(steps_bound(self.budget))
 
     def __init__(self, state: State, rules: GameRules) -> None:
         self._bind(state, rules)

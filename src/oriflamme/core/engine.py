@@ -12,9 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from .blame import overrun
+from .budget import OverBudget, steps_bound
 from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements, new_decision
 from .effects import Effects
-from .events import GameEnded, Revealed, RoundEnded, RoundStarted, TokenAdded
+from .errors import PluginError
+from .events import GameEnded, GameStarted, Revealed, RoundEnded, RoundStarted, TokenAdded
 from .identity import NO_CARD, CardId
 from .rules import INERT
 from .scoring import final_scores, winners
@@ -29,27 +32,55 @@ class Engine(Effects):
     """Runs a game's rules on its state. Abilities see it as :class:`Effects`."""
 
     def apply(self, decision: Decision, answer: Answer) -> None:
-        """Apply a checked ``answer`` to the pending ``decision`` and play on."""
+        """Apply a checked ``answer`` to the pending ``decision`` and play on.
+
+        An answer that goes over the game's budget (see :mod:`.budget`) raises a
+        :class:`PluginError` naming the code that did and the bound; what it changed
+        is for the caller to take back (``Game`` answers on a copy)."""
+        budget = self.budget  # each answer has a budget of its own
+        self._steps = budget.steps
+        self._lines = budget.lines
         s = self._state
-        s.pending = None
-        kind = decision.kind
-        card = decision.card
-        if kind == "reveal":
-            assert card is not None
-            if answer:
-                self._reveal(card)
+        try:
+            s.pending = None
+            kind = decision.kind
+            card = decision.card
+            if kind == "reveal":
+                assert card is not None
+                if answer:
+                    self._reveal(card)
+                else:
+                    self._decline(card)
+            elif kind == "place":
+                assert isinstance(answer, Placement)
+                self._place(decision.family, answer)
             else:
-                self._decline(card)
-        elif kind == "place":
-            assert isinstance(answer, Placement)
-            self._place(decision.family, answer)
-        else:
-            resume = s.resume
-            assert resume is not None
-            s.resume = None
-            key, name, acting, args = resume
-            self._continue(key, name, acting, (*args, answer))
-        self.run()
+                resume = s.resume
+                assert resume is not None
+                s.resume = None
+                key, name, acting, args = resume
+                self._continue(key, name, acting, (*args, answer))
+            self._run()
+        except OverBudget as exc:
+            error = self._over_budget(exc)
+            raise error from exc
+
+    def start(self) -> None:
+        """Set a new game going: its first events, then play on to its first question."""
+        s = self._state
+        try:
+            if self._emitting:
+                self._emit(GameStarted, (s.families[s.first], s.cards))
+                self._emit(RoundStarted, (1, s.families[s.first]))
+            self._run()
+        except OverBudget as exc:
+            error = self._over_budget(exc)
+            raise error from exc
+
+    def _over_budget(self, exc: OverBudget) -> PluginError:
+        error = PluginError(overrun(self._state.rules, exc))
+        error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+        return error
 
     def _continue(self, key: str | None, name: str, card: CardId, args: tuple[Any, ...]) -> None:
         if key is None:
@@ -61,9 +92,20 @@ class Engine(Effects):
     # The loop.
 
     def run(self) -> None:
-        """Play on until a family must answer or the game is over."""
+        """Play on until a family must answer or the game is over (within the budget
+        of one answer, see :meth:`apply`)."""
+        try:
+            self._run()
+        except OverBudget as exc:
+            error = self._over_budget(exc)
+            raise error from exc
+
+    def _run(self) -> None:
         s = self._state
         while s.pending is None:
+            self._steps -= 1  # bounded: never an endless loop, whatever the state
+            if self._steps < 0:
+                raise self._overrun()
             tasks = s.tasks
             if tasks:
                 key, name, card, args = tasks[-1]
@@ -87,6 +129,17 @@ class Engine(Effects):
                 self._next_to_place()
             else:
                 return
+
+    def _overrun(self) -> OverBudget:
+        """The engine's loop went over the answer's budget: blame the work it was
+        doing, a task or the acting card's ability (none: the position itself)."""
+        s = self._state
+        key: str | None = None
+        if s.tasks:
+            key = s.tasks[-1][0]
+        elif s.acting != NO_CARD:
+            key = s.identity.keys[s.acting]
+        return OverBudget(steps_bound(self.budget), key)
 
     # Placement phase (RULINGS G4).
 

@@ -18,13 +18,15 @@ from typing import Any, cast
 import attrs
 
 from .blame import blame
+from .budget import BUDGET, Budget, OverBudget, checked_budget, guarded_rules, run_guarded
 from .config import GameConfig
 from .deal import deal
 from .decisions import Answer, Decision, Placement
 from .determinise import determinise
 from .engine import Engine
 from .errors import AbilityError, ConfigError, IllegalAnswer
-from .events import Event, GameStarted, RoundStarted
+from .events import Event
+from .kinds import BUILTIN_KINDS, DecisionKind, _shown
 from .observation import Observation, observe
 from .plugins import Registry
 from .position import Position, position_of, state_from_position
@@ -34,6 +36,8 @@ from .scoring import final_scores, winners
 from .state import END, State
 
 _checked: GameConfig | None = None
+# The kinds that ship with the engine: their checks are trusted; a plugin's are guarded.
+_BUILTIN_KINDS = frozenset(kind.name for kind in BUILTIN_KINDS)
 # The types an offered answer has, by decision kind (a bool is not an int here).
 _EXACT: dict[str, tuple[type, ...]] = {
     "target": (int,),
@@ -51,9 +55,11 @@ class Game:
     _state: State
     _engine: Engine
 
-    def __init__(self, state: State) -> None:
+    def __init__(self, state: State, rules: GameRules | None = None) -> None:
         self._state = state
-        self._engine = Engine(state, state.rules)
+        # The engine runs the rules with third-party code guarded (see .budget);
+        # ``rules`` are those of the game this one is a copy of, already guarded.
+        self._engine = Engine(state, rules if rules is not None else guarded_rules(state.rules))
 
     # Making one.
 
@@ -96,11 +102,7 @@ class Game:
         rules = registry.rules_for(config, cards)
         state = deal(config, rules, cards, rng, seed=seed, recording=record)
         game = cls(state)
-        engine = game._engine
-        if engine._emitting:
-            engine._emit(GameStarted, (state.families[state.first], cards))
-            engine._emit(RoundStarted, (1, state.families[state.first]))
-        engine.run()
+        game._engine.start()
         return game
 
     @classmethod
@@ -164,15 +166,12 @@ class Game:
         back (a placement as a list). ``family``, if given, is who answers: anyone
         else's turn is refused. An answer that is not legal raises
         :class:`IllegalAnswer`, which says why, and leaves the game exactly as it was.
+        One whose plugin code fails, or goes over the game's :attr:`budget`, raises
+        :class:`AbilityError` naming the plugin, and leaves the game as it was too.
         """
         decision = self._state.pending
-        if decision is None:
-            raise IllegalAnswer("the game is over: there is no decision to answer")
-        if family is not None and family != decision.family:
-            raise IllegalAnswer(
-                f"it is {decision.family}'s turn to answer a {decision.kind} decision, "
-                f"not {family}'s"
-            )
+        if decision is None or (family is not None and family != decision.family):
+            raise _not_asked(decision, family)
         kind = decision.kind
         # Fast paths for an offered answer given as offered; anything else is checked
         # in full: made canonical, or refused with its reason.
@@ -205,11 +204,13 @@ class Game:
                 return answer
         return self._check(decision, answer)
 
-    def answer_option(self, number: object) -> None:
-        """Answer with option ``number`` of the pending decision (see :mod:`.decisions`)."""
+    def answer_option(self, number: object, *, family: str | None = None) -> None:
+        """Answer with option ``number`` of the pending decision (see :mod:`.decisions`).
+
+        ``family``, if given, is who answers, as for :meth:`answer`."""
         decision = self._state.pending
-        if decision is None:
-            raise IllegalAnswer("the game is over: there is no decision to answer")
+        if decision is None or (family is not None and family != decision.family):
+            raise _not_asked(decision, family)
         options = decision.options
         if type(number) is not int or not 0 <= number < len(options):
             raise IllegalAnswer(
@@ -219,7 +220,33 @@ class Game:
         self._commit(decision, options[number])
 
     def _check(self, decision: Decision, answer: object) -> Answer:
-        return self._state.rules.kinds[decision.kind].check(self._engine, decision, answer)
+        kind = self._state.rules.kinds[decision.kind]
+        if decision.kind in _BUILTIN_KINDS:
+            return kind.check(self._engine, decision, answer)
+        return self._plugin_check(kind, decision, answer)
+
+    def _plugin_check(self, kind: DecisionKind, decision: Decision, answer: object) -> Answer:
+        """A plugin's kind checks ``answer``: on a copy of the game (checking never
+        changes it), within the budget of an answer."""
+        engine = Engine(self._state.clone(), self._engine.rules)
+        engine.budget = budget = self._engine.budget
+        engine._steps = budget.steps
+        engine._lines = budget.lines
+        try:
+            checked: Answer = run_guarded(engine, kind.check, engine, decision, answer)
+        except IllegalAnswer:
+            raise
+        except (Exception, OverBudget) as exc:
+            problem = exc.bound if isinstance(exc, OverBudget) else f"{type(exc).__name__}: {exc}"
+            went = "went over" if isinstance(exc, OverBudget) else "raised"
+            error = AbilityError(
+                f"the {decision.kind!r} decision kind ({type(kind).__module__}."
+                f"{type(kind).__qualname__}) {went} {problem}, checking {_shown(answer)}; "
+                "the game is as it was before this answer"
+            )
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+            raise error from exc
+        return checked
 
     def _commit(self, decision: Decision, answer: Answer) -> None:
         old = self._state
@@ -308,11 +335,32 @@ class Game:
     def phase(self) -> str:
         return self._state.phase
 
+    @property
+    def budget(self) -> Budget:
+        """What one answer may cost: engine steps, and lines of plugin code (see
+        :mod:`.budget`). Set it to a :class:`~oriflamme.core.budget.Budget` to change
+        the bounds of this game (and of its clones); saves do not keep it."""
+        return self._engine.budget
+
+    @budget.setter
+    def budget(self, budget: object) -> None:
+        try:
+            self._engine.budget = checked_budget(budget)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(str(exc)) from None
+
     # Copies and saves.
 
     def clone(self) -> Game:
-        """An independent copy: answering one never changes the other."""
-        return Game(self._state.clone())
+        """An independent copy: answering one never changes the other. It keeps the
+        game's :attr:`budget`."""
+        # Through __init__: compiled, a class's __new__ calls it (with no state).
+        engine = self._engine
+        copy = Game(self._state.clone(), engine.rules)
+        budget = engine.budget
+        if budget is not BUDGET:
+            copy._engine.budget = budget
+        return copy
 
     def snapshot(self) -> dict[str, Any]:
         """The whole game as plain data: what :meth:`to_json` writes and ``==`` compares."""
@@ -333,3 +381,12 @@ class Game:
         decision = self.decision
         asking = f"{decision.family} to {decision.kind}" if decision else "over"
         return f"<Game round {self.round} {self.phase}, {asking}>"
+
+
+def _not_asked(decision: Decision | None, family: str | None) -> IllegalAnswer:
+    """The refusal of an answer when no decision is pending, or another family's is."""
+    if decision is None:
+        return IllegalAnswer("the game is over: there is no decision to answer")
+    return IllegalAnswer(
+        f"it is {decision.family}'s turn to answer a {decision.kind} decision, not {family}'s"
+    )

@@ -1,6 +1,8 @@
-"""The Influence Queue: positions in resolution order, each a stack of cards.
+"""The table as abilities read it, and the Influence Queue's changes of shape.
 
-Reading it, and the three changes of its shape. Every change goes through
+Read-only questions: who owns a card, its face and tokens, each family's zones and
+Influence, the queue's positions in resolution order (each a stack of cards). And
+the three changes of the queue's shape. Every change goes through
 :meth:`Queue._insert_position`, :meth:`Queue._stack_on` and :meth:`Queue._remove_top`,
 which keep the walk of the resolution phase pointing at the right position (RULINGS
 R8): while a card acts, ``walk`` is its position; between turns it is the next
@@ -9,10 +11,14 @@ position to resolve.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from types import MappingProxyType
+
 from .decisions import FIRST, LAST, At
 from .identity import NO_CARD, CardId
 from .rules import GameRules
 from .state import RESOLUTION, State
+from .variants import VariantValue
 
 
 class Queue:
@@ -46,6 +52,85 @@ class Queue:
     def queue(self) -> tuple[tuple[CardId, ...], ...]:
         """The positions in resolution order, each a stack of cards, bottom first."""
         return self._state.queue
+
+    # Who and what.
+
+    def colour(self, card: CardId) -> str:
+        """The family printed on ``card``: its original owner (its back shows it)."""
+        return self._state.identity.colours[card]
+
+    def owner(self, card: CardId) -> str:
+        """The family that owns ``card`` now (RULINGS R3: a Bribery token's family, if any)."""
+        return self._state.owner(card)
+
+    def key(self, card: CardId) -> str:
+        """The card key (its name) of ``card``."""
+        return self._state.identity.keys[card]
+
+    def is_up(self, card: CardId) -> bool:
+        """Whether ``card`` is face up in the queue."""
+        return bool(self._state.up >> card & 1)
+
+    def is_character(self, card: CardId) -> bool:
+        return self._state.identity.keys[card] in self.rules.characters
+
+    def tokens_on(self, card: CardId) -> int:
+        """The Influence tokens on ``card`` (only a face-down queue card has any)."""
+        return self._state.tokens_on(card)
+
+    @property
+    def tokens(self) -> Mapping[CardId, int]:
+        """The cards with tokens on them, and how many."""
+        return MappingProxyType(dict(self._state.tokens))
+
+    @property
+    def influence(self) -> Mapping[str, int]:
+        """Each family's Influence."""
+        s = self._state
+        return MappingProxyType(s.by_family(s.influence))
+
+    def influence_of(self, family: str) -> int:
+        s = self._state
+        return s.influence[s.seat[family]]
+
+    def pile(self, zone: str) -> Mapping[str, tuple[CardId, ...]]:
+        """A per-family zone by name: ``hands``, ``set_aside``, ``reserve``, ``discarded``
+        or ``eliminated``; each family's cards, in order."""
+        s = self._state
+        return MappingProxyType(s.by_family(s.zone(zone)))
+
+    def zone_of(self, zone: str, family: str) -> tuple[CardId, ...]:
+        """``family``'s cards in ``zone`` (see :meth:`pile`), in order."""
+        s = self._state
+        return s.zone(zone)[s.seat[family]]
+
+    @property
+    def hands(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("hands")
+
+    @property
+    def set_aside(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("set_aside")
+
+    @property
+    def reserve(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("reserve")
+
+    @property
+    def discarded(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("discarded")
+
+    @property
+    def eliminated(self) -> Mapping[str, tuple[CardId, ...]]:
+        return self.pile("eliminated")
+
+    def variant(self, name: str) -> VariantValue:
+        """The value of rules variant ``name`` in this game."""
+        return self.rules.variants[name]
+
+    def revealed_now(self, card: CardId) -> bool:
+        """Whether ``card`` was revealed by its owner this turn (not already face up)."""
+        return self._state.revealing == card
 
     def top(self, position: int) -> CardId:
         """The top card of the position at ``position`` (RULINGS R6: the only one in play)."""

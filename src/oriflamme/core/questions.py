@@ -1,0 +1,141 @@
+"""A third-party ability's question, checked before the game waits on it.
+
+The built-in cards ask as the rules say. A plugin's ability may ask anything, and a
+question that no answer can match (a kind the engine asks itself, a family that is
+not in the game, options of a type the kind refuses) would leave a game nobody can
+play on. So such a question is refused at once, inside the answer being applied:
+the answer is taken back and the error names the plugin. So is a task about no card
+of the game, or one more than a save may hold: the game could not be saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from functools import cache
+from typing import TYPE_CHECKING, Any, cast
+
+from .budget import is_guarded, running_code
+from .decisions import ENGINE_KINDS, Answer, Decision
+from .errors import IllegalAnswer, OriflammeError, PluginError
+from .identity import CardId
+from .kinds import _shown, _tupled
+from .state import RESOLUTION
+
+if TYPE_CHECKING:
+    from .effects import Effects
+
+
+def checked_options(
+    game: Effects,
+    who: str,
+    *,
+    family: object,
+    kind: str,
+    options: object,
+    card: object,
+    question: object,
+    labels: object,
+) -> tuple[Answer, ...]:
+    """The ``options`` of a question ``who`` (a plugin's ability) asks, as the game
+    keeps them (lists as tuples); a :class:`PluginError` saying what is wrong."""
+    s = game._state
+    if kind in ENGINE_KINDS:
+        raise PluginError(
+            f"{who} asked a {kind!r} question: the engine asks those itself (the "
+            "placement phase, a face-down card's turn); an ability asks target, move, "
+            "twin, choose or a kind a plugin registers"
+        )
+    if type(family) is not str or family not in s.seat:
+        raise PluginError(
+            f"{who} asked {_shown(family)} a {kind} question: the families of the game "
+            f"are {', '.join(s.families)}"
+        )
+    about = _card(game, card, f"{who} asked a {kind} question about")
+    if s.phase != RESOLUTION:
+        raise PluginError(
+            f"{who} asked a {kind} question in the {s.phase} phase: abilities ask while a "
+            "card acts, in the resolution phase (RULINGS R1)"
+        )
+    if type(options) is not tuple and type(options) is not list:
+        raise PluginError(
+            f"{who} asked a {kind} question with options {_shown(options)}: a list or "
+            "tuple of answers is expected"
+        )
+    if question is not None and type(question) is not str:
+        raise PluginError(f"{who} worded its question as {_shown(question)}: a str is expected")
+    if labels is not None and not isinstance(labels, Mapping):
+        raise PluginError(
+            f"{who} labelled its options with {_shown(labels)}: a mapping is expected"
+        )
+    chosen: tuple[Any, ...] = tuple(_tupled(option) for option in options)
+    try:
+        _saveable()(chosen, f"the options of its {kind} question")
+    except OriflammeError as error:
+        raise PluginError(f"{who} asked a question no game can save: {error}") from None
+    if not chosen:
+        return chosen  # RULINGS R4: nothing to choose, nothing happens
+    decision = Decision(family, kind, chosen, about, question, words(chosen, labels))
+    rules = game.rules.kinds[kind]
+    for option in chosen:
+        try:
+            rules.check(game, decision, option)
+        except IllegalAnswer as refusal:
+            raise PluginError(
+                f"{who} asked {family} a {kind} question with option {_shown(option)}, "
+                f"which no answer can match ({refusal})"
+            ) from None
+    return chosen
+
+
+def check_task(game: Effects, who: str, card: object) -> None:
+    """A task ``who`` (a plugin's ability) queues with ``then``: about a card of the
+    game, and one more than a save may hold is a :class:`PluginError`."""
+    _card(game, card, f"{who} queued a task about")
+    if len(game._state.tasks) >= _max_tasks():
+        raise PluginError(
+            f"{who} queued a task while {len(game._state.tasks)} wait: at most "
+            f"{_max_tasks()} may wait at once (abilities nest a few deep)"
+        )
+
+
+def _card(game: Effects, card: object, what: str) -> CardId:
+    count = len(game._state.identity)
+    if type(card) is not int or not 0 <= card < count:
+        raise PluginError(
+            f"{what} card {_shown(card)}: a card id of the game is expected (0 to {count - 1})"
+        )
+    return card
+
+
+@cache
+def _max_tasks() -> int:
+    """The most tasks a save may hold waiting."""
+    from .legality import MAX_TASKS  # noqa: PLC0415 - legality imports the engine
+
+    return MAX_TASKS
+
+
+@cache
+def _saveable() -> Callable[[Any, str], None]:
+    """What a save accepts as an option: a game waiting on the question can be saved."""
+    from .legality import check_value  # noqa: PLC0415 - legality imports the engine
+
+    return check_value
+
+
+def asker(game: Effects, key: str) -> str:
+    """Who asks or queues, for an error: ``plugin 'p': the ability of 'key'`` (the
+    running third-party code, when it continues with a built-in card's method)."""
+    rules = game.rules
+    running = game._running
+    if running is not None and not is_guarded(rules.abilities.get(key)):
+        return running_code(rules, running)
+    return f"plugin {rules.ability_plugins.get(key, '?')!r}: the ability of {key!r}"
+
+
+def words(options: tuple[Any, ...], labels: object) -> tuple[str, ...] | None:
+    """The words of each option, from the asker's ``labels`` (an option without one is
+    shown as it is)."""
+    if labels is None:
+        return None
+    return tuple(str(cast(Mapping[Any, object], labels).get(option, option)) for option in options)
