@@ -94,3 +94,13 @@ def test_a_game_that_is_over_refuses_answers(registry: Registry) -> None:
     with pytest.raises(IllegalAnswer, match="the game is over"):
         game.answer(True)
     assert not game.legal(True)
+
+
+def test_a_number_too_long_to_print_is_refused_plainly(registry: Registry) -> None:
+    game = new_game(registry, 2)
+    before = game.snapshot()
+    with pytest.raises(IllegalAnswer, match="option an int too long to show does not exist"):
+        game.answer_option(10**5000)  # too long for repr(): the refusal still reads
+    with pytest.raises(IllegalAnswer, match="too long to show"):
+        game.answer(10**5000)
+    assert game.snapshot() == before

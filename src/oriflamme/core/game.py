@@ -26,7 +26,7 @@ from .determinise import determinise
 from .engine import Engine
 from .errors import AbilityError, ConfigError, IllegalAnswer
 from .events import Event
-from .kinds import BUILTIN_KINDS, DecisionKind, _shown
+from .kinds import BUILTIN_KINDS, DecisionKind, shown
 from .observation import Observation, observe
 from .plugins import Registry
 from .position import Position, position_of, state_from_position
@@ -215,7 +215,7 @@ class Game:
         if type(number) is not int or not 0 <= number < len(options):
             raise IllegalAnswer(
                 f"{decision.family} must answer a {decision.kind} decision: option "
-                f"{number!r} does not exist (options 0 to {len(options) - 1})"
+                f"{shown(number)} does not exist (options 0 to {len(options) - 1})"
             )
         self._commit(decision, options[number])
 
@@ -241,7 +241,7 @@ class Game:
             went = "went over" if isinstance(exc, OverBudget) else "raised"
             error = AbilityError(
                 f"the {decision.kind!r} decision kind ({type(kind).__module__}."
-                f"{type(kind).__qualname__}) {went} {problem}, checking {_shown(answer)}; "
+                f"{type(kind).__qualname__}) {went} {problem}, checking {shown(answer)}; "
                 "the game is as it was before this answer"
             )
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it

@@ -70,9 +70,7 @@ class DecisionKind:
         for option in decision.options:
             if type(option) is type(wanted) and option == wanted:
                 return option
-        raise refuse(
-            decision, f"{_shown(answer)} is not one of the options {self.listed(decision)}"
-        )
+        raise refuse(decision, f"{shown(answer)} is not one of the options {self.listed(decision)}")
 
     def listed(self, decision: Decision) -> str:
         """The options, for a refusal: whoever sent the answer may read it (P4)."""
@@ -111,12 +109,13 @@ def _label(decision: Decision, option: Answer) -> str | None:
 SHOWN = 80
 
 
-def _shown(answer: object) -> str:
+def shown(answer: object) -> str:
     """``answer`` as the sender wrote it, cut short if it is long."""
     try:
         text = repr(answer)
     except Exception:  # a caller's object whose repr fails is still refused cleanly
-        text = f"a {type(answer).__name__}"
+        name = type(answer).__name__
+        text = f"{'an' if name[:1] in 'aeiou' else 'a'} {name} too long to show"
     return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
 
 
@@ -137,7 +136,7 @@ def _listed(options: Iterable[Answer]) -> str:
 def _index(decision: Decision, answer: object, what: str) -> int:
     """A queue index answer: an int (never a bool), one of the options."""
     if type(answer) is not int:
-        raise refuse(decision, f"a {what} is answered with a queue index, not {_shown(answer)}")
+        raise refuse(decision, f"a {what} is answered with a queue index, not {shown(answer)}")
     if answer not in decision.options:
         raise refuse(
             decision,
@@ -153,7 +152,7 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
     if type(at) is not int:
         raise refuse(
             decision,
-            f"a place in the queue is 'first', 'last' or a position index, not {_shown(at)}",
+            f"a place in the queue is 'first', 'last' or a position index, not {shown(at)}",
         )
     length = len(game.queue)
     if not 0 <= at < length:
@@ -204,9 +203,9 @@ def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object
     elif isinstance(answer, tuple | list) and len(answer) == 2:
         card, at = answer
     else:
-        raise refuse(decision, f"a placement is answered Placement(card, at), not {_shown(answer)}")
+        raise refuse(decision, f"a placement is answered Placement(card, at), not {shown(answer)}")
     if type(card) is not int:
-        raise refuse(decision, f"a placement names a card in hand by its id, not {_shown(card)}")
+        raise refuse(decision, f"a placement names a card in hand by its id, not {shown(card)}")
     return card, at
 
 
@@ -218,7 +217,7 @@ class RevealKind(DecisionKind):
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         if type(answer) is not bool:
-            raise refuse(decision, f"a reveal is answered True or False, not {_shown(answer)}")
+            raise refuse(decision, f"a reveal is answered True or False, not {shown(answer)}")
         return answer
 
     def question(self, decision: Decision, words: Words) -> str:
@@ -278,7 +277,7 @@ class TwinKind(DecisionKind):
         if at not in decision.options:
             raise refuse(
                 decision,
-                f"the Twin cannot go at {_shown(at)}; the legal places are "
+                f"the Twin cannot go at {shown(at)}; the legal places are "
                 f"{_listed(decision.options)}",
             )
         return at
@@ -300,7 +299,7 @@ class ChooseKind(DecisionKind):
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         if not isinstance(answer, str) or answer not in decision.options:
             raise refuse(
-                decision, f"{_shown(answer)} is not one of the options {self.listed(decision)}"
+                decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
             )
         return answer
 

@@ -18,7 +18,7 @@ from .budget import is_guarded, running_code
 from .decisions import ENGINE_KINDS, Answer, Decision
 from .errors import IllegalAnswer, OriflammeError, PluginError
 from .identity import CardId
-from .kinds import _shown, _tupled
+from .kinds import _tupled, shown
 from .state import RESOLUTION
 
 if TYPE_CHECKING:
@@ -47,7 +47,7 @@ def checked_options(
         )
     if type(family) is not str or family not in s.seat:
         raise PluginError(
-            f"{who} asked {_shown(family)} a {kind} question: the families of the game "
+            f"{who} asked {shown(family)} a {kind} question: the families of the game "
             f"are {', '.join(s.families)}"
         )
     about = _card(game, card, f"{who} asked a {kind} question about")
@@ -58,15 +58,13 @@ def checked_options(
         )
     if type(options) is not tuple and type(options) is not list:
         raise PluginError(
-            f"{who} asked a {kind} question with options {_shown(options)}: a list or "
+            f"{who} asked a {kind} question with options {shown(options)}: a list or "
             "tuple of answers is expected"
         )
     if question is not None and type(question) is not str:
-        raise PluginError(f"{who} worded its question as {_shown(question)}: a str is expected")
+        raise PluginError(f"{who} worded its question as {shown(question)}: a str is expected")
     if labels is not None and not isinstance(labels, Mapping):
-        raise PluginError(
-            f"{who} labelled its options with {_shown(labels)}: a mapping is expected"
-        )
+        raise PluginError(f"{who} labelled its options with {shown(labels)}: a mapping is expected")
     chosen: tuple[Any, ...] = tuple(_tupled(option) for option in options)
     try:
         _saveable()(chosen, f"the options of its {kind} question")
@@ -81,7 +79,7 @@ def checked_options(
             rules.check(game, decision, option)
         except IllegalAnswer as refusal:
             raise PluginError(
-                f"{who} asked {family} a {kind} question with option {_shown(option)}, "
+                f"{who} asked {family} a {kind} question with option {shown(option)}, "
                 f"which no answer can match ({refusal})"
             ) from None
     return chosen
@@ -102,7 +100,7 @@ def _card(game: Effects, card: object, what: str) -> CardId:
     count = len(game._state.identity)
     if type(card) is not int or not 0 <= card < count:
         raise PluginError(
-            f"{what} card {_shown(card)}: a card id of the game is expected (0 to {count - 1})"
+            f"{what} card {shown(card)}: a card id of the game is expected (0 to {count - 1})"
         )
     return card
 
