@@ -101,7 +101,7 @@ def test_a_clone_is_independent(registry: Registry) -> None:
         ),
         (
             lambda d: json.dumps({**d, "tasks": [[None, "finish", 0, []]]}),
-            "a place question is asked while an ability is at work",
+            "the engine's own work waiting is not the end of the acting card's turn",
         ),
         (
             lambda d: json.dumps({**d, "pending": None}),
@@ -118,8 +118,18 @@ def test_a_clone_is_independent(registry: Registry) -> None:
             r"log\[0\].amount must be a whole number",
         ),
         (
-            lambda d: json.dumps({**d, "rules": {**d["rules"], "sets": ["gone"]}}),
+            lambda d: json.dumps(
+                {
+                    **d,
+                    "config": {**d["config"], "sets": ["gone"]},
+                    "rules": {**d["rules"], "sets": ["gone"]},
+                }
+            ),
             "cannot be played here: unknown card set 'gone'",
+        ),
+        (
+            lambda d: json.dumps({**d, "rules": {**d["rules"], "sets": ["ablaze"]}}),
+            "the saved rules.sets must be the sets of config.sets",
         ),
     ],
 )

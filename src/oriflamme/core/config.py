@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -15,14 +15,37 @@ FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # whole names only: fullm
 COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_FAMILIES, MAX_FAMILIES = 3, 5  # RULINGS G1
 DIRECTIONS = ("rightward", "leftward")
+#: The most sets, cards in a list and variants a configuration names, the largest
+#: ``size``, and the largest seed (either sign): far above any real game's.
+MAX_NAMES = 100
+MAX_SIZE = 100
+MAX_SEED = 2**63 - 1
+#: The fields of :meth:`GameConfig.to_dict`, and those it may leave out.
+FIELDS = ("families", "sets", "cards", "size", "seed", "first_player", "direction", "variants")
+OPTIONAL = frozenset({"cards", "size", "first_player", "direction", "variants"})
 
 
-def _tuple(value: Sequence[str] | str) -> tuple[str, ...]:
-    return (value,) if isinstance(value, str) else tuple(value)
+def _tuple(value: Iterable[str] | str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if not isinstance(value, Iterable) or isinstance(value, Mapping):
+        raise ConfigError(f"a list of names is expected, not {_shown(value)}")
+    return tuple(value)
 
 
-def _pairs(value: Mapping[str, Any]) -> tuple[tuple[str, Any], ...]:
-    return tuple(sorted(dict(value).items()))
+def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[str, Any], ...]:
+    try:
+        pairs = dict(value)  # a mapping, or the pairs a configuration keeps
+    except (TypeError, ValueError):
+        raise ConfigError(f"variants map names to values, not {_shown(value)}") from None
+    if not all(type(name) is str for name in pairs):
+        raise ConfigError(f"variant names are strings, not {_shown(list(pairs))}")
+    return tuple(sorted(pairs.items()))
+
+
+def _shown(value: object) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 @attrs.frozen
@@ -58,21 +81,30 @@ class GameConfig:
         for family in self.families:
             if not isinstance(family, str) or not FAMILY_PATTERN.fullmatch(family):
                 raise ConfigError(
-                    f"family name {family!r} must be a lowercase word like 'red' or 'house_2'"
+                    f"family name {_shown(family)} must be a lowercase word like 'red' or 'house_2'"
                 )
         if len(set(self.families)) != count:
             raise ConfigError(f"family names must differ: {', '.join(self.families)}")
+        for field, names in (("sets", self.sets), ("cards", self.cards or ())):
+            if len(names) > MAX_NAMES or not all(type(name) is str for name in names):
+                raise ConfigError(f"{field} must be at most {MAX_NAMES} names, not {names!r:.60}")
+        if self.size is not None and (type(self.size) is not int or not 1 <= self.size <= MAX_SIZE):
+            raise ConfigError(
+                f"size must be a whole number from 1 to {MAX_SIZE}, not {self.size!r}"
+            )
         if self.first_player is not None and self.first_player not in self.families:
             raise ConfigError(
-                f"first player {self.first_player!r} is not one of the "
+                f"first player {_shown(self.first_player)} is not one of the "
                 f"families ({', '.join(self.families)})"
             )
         if self.direction is not None and self.direction not in DIRECTIONS:
             raise ConfigError(
-                f"direction {self.direction!r} must be one of {', '.join(DIRECTIONS)}"
+                f"direction {_shown(self.direction)} must be one of {', '.join(DIRECTIONS)}"
             )
-        if type(self.seed) is not int:
-            raise ConfigError(f"seed must be an integer, not {self.seed!r}")
+        if type(self.seed) is not int or not -MAX_SEED <= self.seed <= MAX_SEED:
+            raise ConfigError(f"seed must be a whole number within ±(2**63 - 1), not {self.seed!r}")
+        if len(self.variants) > MAX_NAMES:
+            raise ConfigError(f"at most {MAX_NAMES} variants, not {len(self.variants)}")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -87,8 +119,38 @@ class GameConfig:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
-        return cls(
+    def from_dict(cls, data: object) -> GameConfig:
+        """The configuration :meth:`to_dict` wrote (as JSON would bring it back): each
+        field of its exact type (a whole number is never a bool or a float), no field
+        unknown, then :meth:`check`. Anything else raises :class:`ConfigError`."""
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"a configuration is an object, not {_shown(data)}")
+        for name in data:
+            if name not in FIELDS:
+                raise ConfigError(f"a configuration has no field {_shown(name)}")
+        for name in FIELDS:
+            if name not in data and name not in OPTIONAL:
+                raise ConfigError(f"the configuration has no {name!r}")
+        for name in ("families", "sets", "cards"):
+            value = data.get(name)
+            if name == "cards" and value is None:
+                continue
+            if not isinstance(value, list | tuple) or not all(type(v) is str for v in value):
+                raise ConfigError(f"the configuration's {name} must be a list of names")
+        for name in ("size", "seed"):
+            value = data.get(name)
+            if type(value) is not int and not (name == "size" and value is None):
+                raise ConfigError(f"the configuration's {name} must be a whole number")
+        for name in ("first_player", "direction"):
+            if data.get(name) is not None and type(data.get(name)) is not str:
+                raise ConfigError(f"the configuration's {name} must be a name or null")
+        variants = data.get("variants", {})
+        if not isinstance(variants, Mapping) or not all(
+            type(name) is str and (value is None or type(value) in (str, int, bool))
+            for name, value in variants.items()
+        ):
+            raise ConfigError("the configuration's variants must map names to plain values")
+        config = cls(
             families=data["families"],
             sets=data["sets"],
             cards=data.get("cards"),
@@ -96,5 +158,7 @@ class GameConfig:
             seed=data["seed"],
             first_player=data.get("first_player"),
             direction=data.get("direction"),
-            variants=data.get("variants", {}),
+            variants=variants,
         )
+        config.check()
+        return config

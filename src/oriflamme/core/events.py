@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple
 
+from .errors import SaveError
 from .identity import CardId
 
 # Each event's ``kind`` is its last field, with its one value as default: events of
@@ -225,24 +226,111 @@ def event_to_dict(event: Event) -> dict[str, Any]:
     return data
 
 
-def event_from_dict(data: Mapping[str, Any]) -> Event:
-    """The event :func:`event_to_dict` wrote; a ``KeyError`` or ``TypeError`` if malformed."""
-    cls = EVENT_TYPES[data["kind"]]
+#: The fields that name a family; the largest whole number and the longest text or
+#: list an event read from outside may hold (a game's are far smaller).
+FAMILY_FIELDS = frozenset({"family", "owner", "thief", "victim", "first_player"})
+MAX_NUMBER = 10**6
+MAX_TEXT = 1_000
+MAX_ITEMS = 100
+
+
+def event_from_dict(
+    data: Mapping[str, Any],
+    *,
+    cards: int = MAX_NUMBER,
+    families: tuple[str, ...] | None = None,
+    where: str = "an event",
+) -> Event:
+    """The event :func:`event_to_dict` wrote, each field read by its exact type.
+
+    Card ids must be below ``cards``; family names among ``families`` (when given);
+    whole numbers from 0 to :data:`MAX_NUMBER`, texts and lists bounded. Anything
+    else raises :class:`SaveError` naming the field of ``where`` (``log[3].card``).
+    """
+    if not isinstance(data, Mapping):
+        raise SaveError(f"{where} must be an object, not a {type(data).__name__}")
+    kind = data.get("kind")
+    cls = EVENT_TYPES.get(kind) if type(kind) is str else None
+    if cls is None:
+        raise SaveError(f"{where}.kind is {_short(kind)}, which is no kind of event")
     fields = cls._fields[:-1]
-    unknown = set(data) - {"kind", *fields}
-    if unknown:
-        raise TypeError(f"event {data['kind']!r} has no field {sorted(unknown)[0]!r}")
-    event: Event = cls(*(_tupled(data[name]) for name in fields))
+    for name in data:
+        if name != "kind" and name not in fields:
+            raise SaveError(f"{where} ({kind}) has no field {_short(name)}")
+    values = []
+    for name in fields:
+        if name not in data:
+            raise SaveError(f"{where} ({kind}) has no {name!r}")
+        # As written (``from __future__ import annotations``): a string, or a
+        # forward reference to one.
+        annotation = cls.__annotations__[name]
+        wanted = str(getattr(annotation, "__forward_arg__", annotation))
+        values.append(
+            _field(
+                data[name], wanted, name, cards=cards, families=families, where=f"{where}.{name}"
+            )
+        )
+    event: Event = cls(*values)
     return event
+
+
+def _field(
+    value: Any, wanted: str, name: str, *, cards: int, families: tuple[str, ...] | None, where: str
+) -> Any:
+    """One field of an event, of the type its annotation ``wanted`` names."""
+    if wanted == "CardId | None" and value is None:
+        return None
+    if wanted in ("CardId", "CardId | None"):
+        if type(value) is not int or not 0 <= value < cards:
+            raise SaveError(f"{where} must be a card id from 0 to {cards - 1}, not {_short(value)}")
+        return value
+    if wanted == "int":
+        return _number(value, where)
+    if wanted == "bool":
+        if type(value) is not bool:
+            raise SaveError(f"{where} must be true or false, not {_short(value)}")
+        return value
+    if wanted == "str":
+        if name == "pile" and value not in ("discarded", "eliminated"):
+            raise SaveError(f"{where} must be discarded or eliminated, not {_short(value)}")
+        return _text(value, where, families if name in FAMILY_FIELDS else None)
+    if type(value) is not list or len(value) > MAX_ITEMS:
+        raise SaveError(f"{where} must be a list of at most {MAX_ITEMS}, not {_short(value)}")
+    if wanted == "tuple[str, ...]":
+        named = families if name == "winners" else None
+        return tuple(_text(item, f"{where}[{i}]", named) for i, item in enumerate(value))
+    if wanted != "tuple[tuple[str, int], ...]":
+        raise SaveError(f"{where} is of a type no event is read with ({wanted})")
+    pairs = []
+    for i, pair in enumerate(value):
+        if type(pair) is not list or len(pair) != 2:
+            raise SaveError(f"{where}[{i}] must be [family, Influence], not {_short(pair)}")
+        pairs.append((_text(pair[0], f"{where}[{i}][0]", families), _number(pair[1], where)))
+    return tuple(pairs)
+
+
+def _number(value: object, where: str) -> int:
+    if type(value) is not int or not 0 <= value <= MAX_NUMBER:
+        raise SaveError(
+            f"{where} must be a whole number from 0 to {MAX_NUMBER}, not {_short(value)}"
+        )
+    return value
+
+
+def _text(value: object, where: str, families: tuple[str, ...] | None) -> str:
+    if type(value) is not str or len(value) > MAX_TEXT:
+        raise SaveError(f"{where} must be a short string, not {_short(value)}")
+    if families is not None and value not in families:
+        raise SaveError(f"{where} is {value!r}, not one of the families {', '.join(families)}")
+    return value
+
+
+def _short(value: object) -> str:
+    text = repr(value) if not isinstance(value, Mapping | list) else type(value).__name__
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 def _listed(value: Any) -> Any:
     if isinstance(value, tuple):
         return [_listed(item) for item in value]
-    return value
-
-
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(item) for item in value)
     return value

@@ -4,21 +4,29 @@ A saved game and a position set up by hand (a scenario's, a test's) are read fro
 data anyone may have written. Before such a state is played, :func:`check_state`
 checks what every state reached by the rules holds, and names the first thing that
 does not: a card in two places or none, a card in another family's zone, negative
-Influence, a round that does not exist, a face-up card that cannot be face up,
-tokens where none can lie, a question that is not the one the rules would ask...
+Influence, a round that does not exist, a hand bigger than the round allows, a
+face-up card that cannot be face up, tokens where none can lie, a question that is
+not the one the rules would ask, work waiting that no ability left...
 A state that passes can be played on: nothing in it can send the engine outside the
 rules. (Each check is cheap; it runs on loading, never in play.)
+
+Bounds, beyond those of the rules themselves:
+
+* Influence: 0 to :data:`MAX_INFLUENCE` (10,000) per family;
+* tokens: 1 to :data:`MAX_TOKENS` (100) on a card;
+
+The question waited on and the work waiting are checked by :mod:`.control`, with
+its own bounds.
 """
 
 from __future__ import annotations
 
-import math
-from typing import Any
+import itertools
 
 from .cardsets import Setup
-from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
-from .engine import Engine
-from .errors import IllegalAnswer, PositionError
+from .control import check_control
+from .deal import HAND_SIZE
+from .errors import PositionError
 from .identity import NO_CARD
 from .state import END, LAST_ROUND, PHASES, PILES, PLACEMENT, RESOLUTION, State
 
@@ -27,24 +35,21 @@ from .state import END, LAST_ROUND, PHASES, PILES, PLACEMENT, RESOLUTION, State
 MAX_INFLUENCE = 10_000
 #: The most tokens on one card (one a round, or a few from an ability).
 MAX_TOKENS = 100
-#: The most continuations waiting at once: abilities nest a few deep.
-MAX_TASKS = 100
-#: How deep a continuation's arguments may nest, and how many values they may hold.
-MAX_ARGUMENT_DEPTH = 8
-MAX_ARGUMENT_VALUES = 1_000
-#: The largest integer in a continuation's arguments or an option.
-MAX_VALUE = 10**9
+#: The zones whose cards every family has seen: the reserves (RULINGS G2: the Twin
+#: waits face up) and the piles (R5: a card is turned face up as it leaves).
+SHOWN = ("reserve", "discarded", "eliminated")
 
 
 def check_state(state: State) -> None:
     """Raise :class:`PositionError` naming the first thing in ``state`` the rules forbid."""
     check_position(state)
-    _check_control(state)
+    check_control(state)
 
 
 def check_position(state: State) -> None:
-    """The table alone: cards, faces, tokens, Influence, round and phase."""
+    """The table alone: cards, hands, faces, tokens, Influence, round and phase."""
     _check_cards(state)
+    _check_hands(state)
     _check_faces(state)
     _check_progress(state)
 
@@ -62,11 +67,12 @@ def _check_cards(state: State) -> None:
     if not 3 <= len(families) <= 5:
         raise _fail(f"a game has 3 to 5 families, not {len(families)} (RULINGS G1)")
     definitions = state.rules.definitions
+    listed = {key for key in state.cards if key in definitions}
     for card in range(count):
         if identity.colours[card] not in state.seat:
             raise _fail(f"card {card} is of {identity.colours[card]!r}, not a family of the game")
-        if identity.keys[card] not in definitions:
-            raise _fail(f"card {card} is a {identity.keys[card]!r}, which no set in play has")
+        if identity.keys[card] not in listed:
+            raise _fail(f"card {card} is a {identity.keys[card]!r}, not a card of the list (G1)")
     where: dict[int, str] = {}
 
     def place(card: object, here: str) -> None:
@@ -91,7 +97,7 @@ def _check_cards(state: State) -> None:
                         f"{labels[card]} is in {family}'s {zone.replace('_', ' ')}: every "
                         "zone holds its own family's cards"
                     )
-                reserve = definitions[identity.keys[card]].setup is Setup.RESERVE
+                reserve = _is_reserve(state, card)
                 if zone == "reserve" and not reserve:
                     raise _fail(f"{labels[card]} is in a reserve, which holds only a Twin (G2)")
                 if zone in ("hands", "set_aside") and reserve:
@@ -103,7 +109,21 @@ def _check_cards(state: State) -> None:
         if type(influence) is not int or not 0 <= influence <= MAX_INFLUENCE:
             raise _fail(
                 f"{families[seat]}'s Influence is {influence!r}: a whole number from 0 to "
-                f"{MAX_INFLUENCE} (Influence is never negative)"
+                f"{MAX_INFLUENCE} (Influence is never negative, RULINGS G7)"
+            )
+
+
+def _check_hands(state: State) -> None:
+    """No hand holds more than the round leaves it: 7 dealt (RULINGS G2), one placed
+    each round (G4), and nothing ever comes back to a hand."""
+    count = len(state.families)
+    for seat, hand in enumerate(state.hands):
+        placed = state.phase != PLACEMENT or (seat - state.first) % count < state.placed
+        most = HAND_SIZE - state.round + (0 if placed else 1)
+        if len(hand) > max(most, 0):
+            raise _fail(
+                f"{state.families[seat]} holds {len(hand)} cards in round {state.round} "
+                f"({state.phase}): at most {max(most, 0)}, one being placed each round (G2, G4)"
             )
 
 
@@ -116,6 +136,7 @@ def _check_faces(state: State) -> None:
     in_queue = {card for stack in state.queue for card in stack}
     if state.up < 0 or state.up >> count:
         raise _fail("a face-up card is not a card of this game")
+    shown = {c for zone in SHOWN for cards in state.zone(zone) for c in cards}
     for card in range(count):
         up = bool(state.up >> card & 1)
         definition = rules.definitions[identity.keys[card]]
@@ -129,8 +150,12 @@ def _check_faces(state: State) -> None:
         public = state.public[card]
         if public not in ("", identity.keys[card]):
             raise _fail(f"{labels[card]} is shown as a {public!r}")
-        if up and not public:
-            raise _fail(f"{labels[card]} is face up, yet not known to every family")
+        if bool(public) != (up or card in shown):
+            raise _fail(
+                f"{labels[card]} is {'known' if public else 'unknown'} to every family, yet "
+                f"{'shown' if up or card in shown else 'never shown'}: a key is public once "
+                "its card has been face up (R2, R5)"
+            )
     for card, tokens in state.tokens:
         if type(card) is not int or not 0 <= card < count or card not in in_queue:
             raise _fail(f"tokens lie on {card!r}, which is not a card in the queue (R1)")
@@ -139,37 +164,49 @@ def _check_faces(state: State) -> None:
         kept = identity.keys[card] in rules.tokens_kept
         if state.up >> card & 1 and not kept:
             raise _fail(f"{labels[card]} is face up and carries tokens: revealing takes them (R2)")
-    if state.bribes:
-        if len(state.bribes) != count:
-            raise _fail("the Bribery tokens do not match the cards of the game")
-        bribed: set[str] = set()
-        for card, family in enumerate(state.bribes):
-            if not family:
-                continue
-            if family not in state.seat:
-                raise _fail(f"{labels[card]} carries the Bribery token of {family!r}")
-            if family in bribed:
-                raise _fail(f"{family}'s Bribery token is on two cards (A-Bribery)")
-            bribed.add(family)
-            definition = rules.definitions[identity.keys[card]]
-            if card not in in_queue or not state.up >> card & 1 or not definition.is_character:
-                raise _fail(f"{labels[card]} carries a Bribery token: only a face-up Character can")
-    if state.round == 1:
-        for index, stack in enumerate(state.queue):
-            covered = [labels[card] for card in stack[1:] if not _is_reserve(state, card)]
-            if covered:
-                raise _fail(
-                    f"queue position {index} is a stack in round 1: a family stacks on its "
-                    "own card from round 2 on (RULINGS G4)"
-                )
+    _check_bribes(state, in_queue)
+    for index, stack in enumerate(state.queue):
+        if state.round == 1 and any(not _is_reserve(state, card) for card in stack[1:]):
+            raise _fail(
+                f"queue position {index} is a stack in round 1: a family stacks on its "
+                "own card from round 2 on (RULINGS G4)"
+            )
+        for under, over in itertools.pairwise(stack):
+            if _is_reserve(state, over) and identity.keys[under] == _partner(state, over):
+                raise _fail(f"{labels[over]} is on {labels[under]}: never on a Prince (A-Prince)")
+
+
+def _check_bribes(state: State, in_queue: set[int]) -> None:
+    if not state.bribes:
+        return
+    labels = state.identity.labels
+    if len(state.bribes) != len(state.identity):
+        raise _fail("the Bribery tokens do not match the cards of the game")
+    bribed: set[str] = set()
+    for card, family in enumerate(state.bribes):
+        if not family:
+            continue
+        if family not in state.seat:
+            raise _fail(f"{labels[card]} carries the Bribery token of {family!r}")
+        if family in bribed:
+            raise _fail(f"{family}'s Bribery token is on two cards (A-Bribery)")
+        bribed.add(family)
+        definition = state.rules.definitions[state.identity.keys[card]]
+        if card not in in_queue or not state.up >> card & 1 or not definition.is_character:
+            raise _fail(f"{labels[card]} carries a Bribery token: only a face-up Character can")
 
 
 def _is_reserve(state: State, card: int) -> bool:
     return state.rules.definitions[state.identity.keys[card]].setup is Setup.RESERVE
 
 
+def _partner(state: State, card: int) -> str | None:
+    """The card a reserve card needs in the card list (the Twin's Prince)."""
+    return state.rules.definitions[state.identity.keys[card]].requires
+
+
 def _check_progress(state: State) -> None:
-    """Round, phase and the walk within what the rules go through (RULINGS G5, R1)."""
+    """Round, phase and the walk within what the rules go through (RULINGS G4, G5, R1)."""
     count = len(state.families)
     if type(state.round) is not int or not 1 <= state.round <= LAST_ROUND:
         raise _fail(f"round {state.round!r} does not exist: a game has rounds 1 to {LAST_ROUND}")
@@ -181,6 +218,8 @@ def _check_progress(state: State) -> None:
         raise _fail(f"the First Player's seat {state.first!r} is not a seat (0 to {count - 1})")
     if type(state.placed) is not int or not 0 <= state.placed <= count:
         raise _fail(f"{state.placed!r} families placed: 0 to {count}")
+    if state.phase != PLACEMENT and state.placed != count:
+        raise _fail(f"{state.placed} of {count} families placed, yet the placement phase is over")
     walk, length = state.walk, len(state.queue)
     if type(walk) is not int or not 0 <= walk <= length:
         raise _fail(f"the walk is at {walk!r}: the queue has positions 0 to {length - 1}")
@@ -195,114 +234,5 @@ def _check_progress(state: State) -> None:
         state.phase == PLACEMENT and walk
     ):
         raise _fail(f"a card acts in the {state.phase} phase: cards act in resolution (R1)")
-
-
-def _check_control(state: State) -> None:
-    """The question waited on is one the rules can ask here; the work left is sound."""
-    decision = state.pending
-    if len(state.tasks) > MAX_TASKS:
-        raise _fail(f"{len(state.tasks)} tasks wait: at most {MAX_TASKS}")
-    for task in state.tasks:
-        _check_continuation(state, task)
-    if state.resume is not None:
-        _check_continuation(state, state.resume)
-    if decision is None:
-        if state.phase != END:
-            raise _fail("no question is asked, yet the game is not over")
-        if state.tasks or state.resume is not None:
-            raise _fail("the game is over, yet work is waiting")
-        return
-    if state.phase == END:
-        raise _fail("the game is over, yet a question is asked")
-    if decision.family not in state.seat:
-        raise _fail(f"the question is for {decision.family!r}, not a family of the game")
-    if decision.kind not in state.rules.kinds:
-        raise _fail(f"the question is of kind {decision.kind!r}, which no plugin provides")
-    if decision.kind in ("place", "reveal"):
-        if state.tasks or state.resume is not None:
-            raise _fail(f"a {decision.kind} question is asked while an ability is at work")
-        _check_turn(state, decision)
-        return
-    if state.phase != RESOLUTION or state.resume is None:
-        raise _fail(f"a {decision.kind} question is asked outside an ability's turn")
-    if decision.card is not None and not 0 <= decision.card < len(state.identity):
-        raise _fail(f"the question is about {decision.card!r}, not a card of this game")
-    _check_options(state, decision)
-
-
-def _check_turn(state: State, decision: Decision) -> None:
-    """A placement or a reveal is asked of the family whose turn it is, as the engine would."""
-    if decision.kind == "place":
-        count = len(state.families)
-        seat = (state.first + state.placed) % count
-        expected = state.families[seat]
-        if state.phase != PLACEMENT or state.placed >= count or decision.family != expected:
-            raise _fail(f"{decision.family} is asked to place, but it is not its turn (G4)")
-        options = decision.options
-        spots = Engine(state, state.rules).spots(expected)
-        if (
-            not isinstance(options, Placements)
-            or decision.card is not None
-            or options != Placements(state.hands[seat], spots)
-        ):
-            raise _fail(f"{expected} is offered other placements than its hand and the queue allow")
-        return
-    card = decision.card
-    queue = state.queue
-    if (
-        state.phase != RESOLUTION
-        or state.walk >= len(queue)
-        or card != queue[state.walk][-1]
-        or card != state.acting
-        or state.up >> card & 1
-        or decision.family != state.owner(card)
-        or decision.options != REVEAL_OPTIONS
-    ):
-        raise _fail(
-            "a reveal is asked, but not of the owner of the face-down card whose turn it is"
-        )
-
-
-def _check_options(state: State, decision: Decision) -> None:
-    """An ability's question has options, and each is an answer its kind accepts."""
-    options = decision.options
-    if not isinstance(options, tuple) or not options:
-        raise _fail(f"the {decision.kind} question has no options: nothing could answer it")
-    kind = state.rules.kinds[decision.kind]
-    engine = Engine(state, state.rules)
-    for option in options:
-        check_value(option, f"an option of the {decision.kind} question")
-        try:
-            kind.check(engine, decision, option)
-        except IllegalAnswer:
-            raise _fail(
-                f"the {decision.kind} question offers {option!r}, which its kind refuses"
-            ) from None
-
-
-def _check_continuation(state: State, task: Continuation) -> None:
-    _, name, card, args = task
-    if type(card) is not int or not 0 <= card < len(state.identity):
-        raise _fail(f"the continuation {name!r} is about {card!r}, not a card of this game")
-    check_value(args, f"the arguments of {name!r}")
-
-
-def check_value(value: Any, what: str) -> None:
-    """A JSON value: numbers bounded, nested a few levels, a bounded number of them."""
-    seen = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        seen += 1
-        if seen > MAX_ARGUMENT_VALUES or depth > MAX_ARGUMENT_DEPTH:
-            raise _fail(f"{what} are too big or too deeply nested")
-        if isinstance(item, tuple):
-            stack.extend((part, depth + 1) for part in item)
-        elif type(item) is int:
-            if not -MAX_VALUE <= item <= MAX_VALUE:
-                raise _fail(f"{what} hold a number out of range")
-        elif type(item) is float:
-            if not math.isfinite(item):
-                raise _fail(f"{what} hold {item}: numbers are finite")
-        elif item is not None and type(item) not in (str, bool):
-            raise _fail(f"{what} hold a {type(item).__name__}: JSON values only")
+    if state.acting != NO_CARD and not state.acting_gone and walk >= length:
+        raise _fail("a card acts at a position past the end of the queue (R8)")

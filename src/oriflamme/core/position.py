@@ -11,33 +11,65 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 import attrs
 
 from .config import GameConfig
 from .errors import PositionError
 from .identity import NO_CARD, CardId, Identity
-from .legality import check_position
+from .legality import MAX_TOKENS, check_position
 from .rules import GameRules
-from .state import PILES, RESOLUTION, State
+from .state import PILES, PLACEMENT, RESOLUTION, State
 
 #: A card label: ``<family>.<key>``, or ``<family>.<key>.<n>`` for copies after the first.
 LABEL = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?\Z")
 
 
+def _shown(value: object) -> str:
+    text = repr(value) if not isinstance(value, Mapping | list | tuple) else type(value).__name__
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def _label(value: object, where: str) -> None:
+    if type(value) is not str or LABEL.match(value) is None:
+        raise PositionError(f"{where} holds {_shown(value)}, not a card label like 'red.soldier'")
+
+
 @attrs.frozen
 class QueueCard:
-    """A card in the queue: its label, face, tokens and Bribery owner (None: no token)."""
+    """A card in the queue: its label, face, tokens and Bribery owner (None: no token).
+
+    Each field is of its exact type (a :class:`PositionError` otherwise)."""
 
     card: str
     up: bool = False
     tokens: int = 0
     owner: str | None = None
 
+    def __attrs_post_init__(self) -> None:
+        _label(self.card, "the queue")
+        if type(self.up) is not bool:
+            raise PositionError(f"{self.card}: up is true or false, not {_shown(self.up)}")
+        if type(self.tokens) is not int or not 0 <= self.tokens <= MAX_TOKENS:
+            raise PositionError(
+                f"{self.card}: tokens are a whole number from 0 to {MAX_TOKENS}, "
+                f"not {_shown(self.tokens)}"
+            )
+        if self.owner is not None and type(self.owner) is not str:
+            raise PositionError(f"{self.card}: owner is a family, not {_shown(self.owner)}")
 
-def _zones(value: Mapping[str, Any]) -> Mapping[str, tuple[str, ...]]:
-    return {family: tuple(cards) for family, cards in value.items()}
+
+def _zones(value: object) -> Mapping[str, tuple[str, ...]]:
+    if not isinstance(value, Mapping):
+        raise PositionError(f"a zone maps families to their cards, not {_shown(value)}")
+    zones: dict[str, tuple[str, ...]] = {}
+    for family, cards in value.items():
+        if type(family) is not str or not isinstance(cards, tuple | list):
+            raise PositionError(f"a zone maps families to lists of cards, not {_shown(value)}")
+        for card in cards:
+            _label(card, f"{family}'s zone")
+        zones[family] = tuple(cards)
+    return zones
 
 
 @attrs.frozen
@@ -56,6 +88,24 @@ class Position:
     resolving: int = 0  # resolution phase: the index of the position to resolve next
     #: Each label's card id in the game (read from a game; ignored when setting one up).
     ids: Mapping[str, CardId] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        """Each field of its exact type, or a :class:`PositionError` naming it."""
+        if not isinstance(self.queue, tuple | list) or not all(
+            isinstance(stack, tuple | list) and all(type(e) is QueueCard for e in stack)
+            for stack in self.queue
+        ):
+            raise PositionError("the queue is a list of positions, each a list of QueueCards")
+        influence = self.influence
+        if not isinstance(influence, Mapping) or not all(
+            type(family) is str and type(value) is int for family, value in influence.items()
+        ):
+            raise PositionError(f"Influence maps families to whole numbers, not {influence!r:.60}")
+        for name in ("round", "resolving"):
+            if type(getattr(self, name)) is not int:
+                raise PositionError(f"{name} is a whole number, not {_shown(getattr(self, name))}")
+        if type(self.phase) is not str:
+            raise PositionError(f"the phase is a word, not {_shown(self.phase)}")
 
     def zone(self, name: str) -> Mapping[str, tuple[str, ...]]:
         if name not in PILES:
@@ -121,6 +171,13 @@ def state_from_position(
     a scenario's own checks name the line (:mod:`oriflamme.conformance.position`).
     """
     families = config.families
+    for name in (*PILES, "influence"):
+        strangers = set(getattr(position, name)) - set(families)
+        if strangers:
+            raise PositionError(
+                f"{name} names {', '.join(sorted(strangers))}: the families are "
+                f"{', '.join(families)}"
+            )
     labels = position.cards()
     seen: set[str] = set()
     parsed: list[tuple[str, str, int, str]] = []
@@ -168,6 +225,8 @@ def state_from_position(
     state.round = position.round
     state.phase = position.phase
     state.first = families.index(config.first_player or families[0])
+    # Past the placement phase every family has had its turn to place (G4).
+    state.placed = len(families) if position.phase != PLACEMENT else 0
     state.walk = position.resolving if position.phase == RESOLUTION else 0
     state.acting = NO_CARD
     check_position(state)

@@ -108,7 +108,7 @@ def _card(game: Effects, card: object, what: str) -> CardId:
 @cache
 def _max_tasks() -> int:
     """The most tasks a save may hold waiting."""
-    from .legality import MAX_TASKS  # noqa: PLC0415 - legality imports the engine
+    from .control import MAX_TASKS  # noqa: PLC0415 - control imports the engine
 
     return MAX_TASKS
 
@@ -116,7 +116,7 @@ def _max_tasks() -> int:
 @cache
 def _saveable() -> Callable[[Any, str], None]:
     """What a save accepts as an option: a game waiting on the question can be saved."""
-    from .legality import check_value  # noqa: PLC0415 - legality imports the engine
+    from .control import check_value  # noqa: PLC0415 - control imports the engine
 
     return check_value
 

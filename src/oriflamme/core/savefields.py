@@ -10,11 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from .control import check_value
 from .errors import PositionError, SaveError
-from .events import EVENT_TYPES, Event, event_from_dict
 from .identity import CardId
-from .legality import MAX_INFLUENCE, check_value
-from .state import State
 
 #: The longest name or question a save may hold.
 MAX_STRING = 1_000
@@ -99,41 +97,6 @@ def read_strings(value: object, path: str, most: int) -> tuple[str, ...]:
 def read_cards(value: object, path: str, count: int) -> tuple[CardId, ...]:
     items = read_list(value, path, max(count, 1))
     return tuple(read_int(item, f"{path}[{i}]", 0, count - 1) for i, item in enumerate(items))
-
-
-def read_event(record: object, path: str, state: State) -> Event:
-    """One event of the log, each field of its type (an observer reads them)."""
-    fields = Fields(record, path)
-    kind = fields.get("kind")
-    if type(kind) is not str or kind not in EVENT_TYPES:
-        raise SaveError(f"the saved {path}.kind {short(kind)} is no kind of event")
-    annotations = EVENT_TYPES[kind].__annotations__
-    count = len(state.identity)
-    for name, value in fields.data.items():
-        # A field's type, as written (``from __future__ import annotations``) or built.
-        given = annotations.get(name)
-        wanted = getattr(given, "__forward_arg__", None) or getattr(given, "__name__", given)
-        if wanted is None:
-            raise SaveError(f"the saved {path} ({kind}) has no field {name!r}")
-        if name == "kind":
-            continue
-        where = fields.at(name)
-        if wanted in ("CardId", "CardId | None"):
-            if value is not None or wanted == "CardId":
-                read_int(value, where, 0, count - 1)
-        elif wanted == "int":
-            read_int(value, where, -MAX_INFLUENCE, MAX_INFLUENCE)
-        elif wanted == "str":
-            read_str(value, where)
-        elif wanted == "bool":
-            if type(value) is not bool:
-                raise SaveError(f"the saved {where} must be true or false, not {short(value)}")
-        else:
-            read_value(value, where)
-    try:
-        return event_from_dict(fields.data)
-    except (KeyError, TypeError) as exc:
-        raise SaveError(f"the saved {path} is not a {kind} event: {exc}") from None
 
 
 def read_value(value: object, path: str) -> Any:

@@ -14,17 +14,17 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from .config import GameConfig
+from .control import MAX_ARGUMENT_VALUES, MAX_TASKS
 from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
-from .engine import STEPS, Engine
+from .engine import STEPS
 from .errors import OriflammeError, PositionError, SaveError
-from .events import event_to_dict
+from .events import event_from_dict, event_to_dict
 from .identity import NO_CARD, CardId, Identity
-from .legality import MAX_ARGUMENT_VALUES, MAX_INFLUENCE, MAX_TASKS, check_state
+from .legality import MAX_INFLUENCE, check_state
 from .rules import GameRules
 from .savefields import (
     Fields,
     read_cards,
-    read_event,
     read_int,
     read_list,
     read_pair,
@@ -34,6 +34,7 @@ from .savefields import (
     short,
 )
 from .state import LAST_ROUND, PILES, State, logged
+from .trial import try_answers
 
 if TYPE_CHECKING:
     from .plugins import Registry
@@ -125,7 +126,7 @@ def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -
     try:
         state = _rebuild(Fields(data, ""), registry, allow_other_versions)
         check_state(state)
-        _check_answers(state)
+        try_answers(state)
     except SaveError:
         raise
     except PositionError as exc:
@@ -133,26 +134,6 @@ def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -
     except OriflammeError as exc:
         raise SaveError(f"the saved game cannot be played here: {exc}") from None
     return state
-
-
-def _check_answers(state: State) -> None:
-    """Every offered answer applies: the work a save says is waiting (an ability's
-    continuation and its arguments) is work the rules can do. Each is tried on a copy,
-    in a game of the built-in sets only."""
-    decision = state.pending
-    # Third-party code is not run on loading (it may do more than change the game);
-    # in play, an answer it cannot apply is refused and taken back (see game.py).
-    if decision is None or any(d != "oriflamme" for _, d, _ in state.rules.plugins):
-        return
-    for option in decision.options:
-        trial = state.clone()
-        try:
-            Engine(trial, trial.rules).apply(decision, option)
-        except Exception as exc:
-            raise SaveError(
-                f"the saved game cannot go on: answering its {decision.kind} decision with "
-                f"{short(option)} fails ({type(exc).__name__}: {short(str(exc))})"
-            ) from None
 
 
 def _no_constant(name: str) -> Any:
@@ -219,6 +200,8 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
     families = config.families
     cards = read_strings(data.get("cards"), "cards", 100)
     sets = read_strings(saved_rules.get("sets"), "rules.sets", 20)
+    if sets != config.sets:
+        raise SaveError("the saved rules.sets must be the sets of config.sets")
     rules = registry.rules(sets, dict(config.variants), extra=cards)
     saved_variants = saved_rules.fields("variants")
     for name, value in saved_variants.data.items():
@@ -259,7 +242,10 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
     tasks = data.items("tasks", MAX_TASKS)
     state.tasks = tuple(_continuation(t, f"tasks[{i}]", rules, count) for i, t in enumerate(tasks))
     log = data.items("log", MAX_EVENTS)
-    state.log = logged(read_event(record, f"log[{i}]", state) for i, record in enumerate(log))
+    state.log = logged(
+        event_from_dict(record, cards=count, families=families, where=f"the saved log[{i}]")
+        for i, record in enumerate(log)
+    )
     if not state.recording:
         state.log = None
     return state
@@ -326,6 +312,10 @@ def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None
         options = Placements(hand, tuple(ats))
     elif kind == "reveal":
         options = REVEAL_OPTIONS
+        if fields.get("options") != list(options) or any(
+            type(o) is not bool for o in fields.get("options")
+        ):
+            raise SaveError("the saved pending.options of a reveal must be [true, false]")
     else:
         options = tuple(
             read_value(o, f"pending.options[{i}]")
@@ -388,10 +378,4 @@ def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
 def _listed(value: Any) -> Any:
     if isinstance(value, tuple | list):
         return [_listed(v) for v in value]
-    return value
-
-
-def _tupled(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tupled(v) for v in value)
     return value
