@@ -24,9 +24,9 @@ from hypothesis import strategies as st
 
 from oriflamme import Registry
 from oriflamme.conformance import find_scenarios, load_scenario, run_file
+from oriflamme.conformance.model import ScenarioError
 from oriflamme.conformance.position import build_game
 from oriflamme.conformance.runner import INTERNAL
-from oriflamme.conformance.scenario import ScenarioError
 from oriflamme.core import yamlfile
 from oriflamme.core.errors import CardDataError
 from oriflamme.core.yamlfile import parse_yaml, read_text

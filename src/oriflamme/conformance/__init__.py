@@ -5,8 +5,9 @@ set up and checked exactly as that contract says.
 scenarios through :func:`run_file`.
 """
 
+from .model import Scenario, ScenarioError
 from .runner import ScenarioResult, find_scenarios, run_file, run_paths
-from .scenario import Scenario, ScenarioError, load_scenario
+from .scenario import load_scenario
 
 __all__ = [
     "Scenario",

@@ -8,7 +8,7 @@ from typing import Any
 
 from ..core.game import Game
 from ..core.position import Position
-from .scenario import ZONES, CardEntry, Scenario
+from .model import ZONES, CardEntry, Scenario
 
 
 def describe_queue(stacks: Any) -> list[Any]:

@@ -20,7 +20,7 @@ from ..core.plugins import Registry
 from ..core.position import LABEL, Position, QueueCard
 from ..core.rules import GameRules
 from ..core.state import PILES
-from .scenario import CardEntry, Scenario
+from .model import CardEntry, Scenario
 
 
 def _check_card(

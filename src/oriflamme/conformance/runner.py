@@ -20,8 +20,9 @@ from ..core.identity import CardId
 from ..core.plugins import Registry
 from ..core.position import Position
 from .expect import actual_next, differences
+from .model import Scenario, Step
 from .position import build_game
-from .scenario import Scenario, Step, load_scenario
+from .scenario import load_scenario
 
 
 @attrs.frozen
