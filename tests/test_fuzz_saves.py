@@ -16,6 +16,7 @@ end with random answers.
 from __future__ import annotations
 
 import contextlib
+import copy
 import itertools
 import json
 import random
@@ -146,11 +147,12 @@ def _blind(save: dict[str, Any], draw: st.DrawFn) -> None:
     key = draw(st.sampled_from(keys))
     how = draw(st.sampled_from(["replace", "remove", "repeat", "nudge"]))
     if how == "replace":
-        where[key] = draw(st.sampled_from(JUNK))
+        # A copy: JUNK's lists and objects are shared by every example, never damaged.
+        where[key] = copy.deepcopy(draw(st.sampled_from(JUNK)))
     elif how == "remove":
         del where[key]
     elif how == "repeat" and isinstance(where, list):
-        where.insert(key, where[key])
+        where.insert(key, copy.deepcopy(where[key]))  # a copy, damaged on its own
     elif how == "nudge" and type(where[key]) is int:
         where[key] += draw(st.sampled_from([-2, -1, 1, 2, 30]))
 
