@@ -1,0 +1,261 @@
+// The game page: one seat's view (or a spectator's), kept current over a websocket.
+// The seat's secret token is read from the URL fragment (#token=...), which the
+// browser never sends to the server with the page. The server is the only judge: the
+// page offers the view's legal answers, posts the one clicked, and draws what comes back.
+
+import { drawTurn, isPlacement, stackSpots } from "./answers.js";
+import { ApiError, getJSON, postJSON, query } from "./api.js";
+import { drawCardInfo, drawFamilies, drawLog, drawMine, drawQueue, drawScores } from "./board.js";
+import { byId, fill, h } from "./dom.js";
+import { familyClass } from "./families.js";
+
+const parts = location.pathname.split("/").filter(Boolean);
+const gameId = decodeURIComponent(parts[parts.length - 1] ?? "");
+const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const base = `/api/games/${encodeURIComponent(gameId)}`;
+const MAX_RETRY_MS = 10000;
+
+const ui = {
+  live: null, // the latest view
+  replay: null, // {step, steps, view} while stepping through a finished game
+  replays: new Map(), // step -> view, fetched once
+  selected: null, // the card chosen for a placement
+  sending: false,
+  error: "",
+  info: null, // the card whose text is shown
+  hover: null, // a queue position an answer names
+  socket: null,
+  timer: null, // the next reconnection
+  retry: 0,
+  stopped: false,
+};
+
+function shown() {
+  return ui.replay ? ui.replay.view : ui.live;
+}
+
+function setConnection(text, state) {
+  const element = byId("connection");
+  element.textContent = text;
+  element.dataset.state = state;
+}
+
+function fatal(message) {
+  ui.stopped = true;
+  ui.socket?.close();
+  byId("game").hidden = true;
+  const box = byId("page-error");
+  fill(box, message, " ", h("a", { href: "/", text: "Set a new table" }));
+  box.hidden = false;
+  setConnection("Not connected", "closed");
+}
+
+function refused(error) {
+  if (error.status === 403) return "This link does not open a seat of this game: check that it was copied whole.";
+  if (error.status === 404) return "There is no game at this address.";
+  return `The game could not be read: ${error.message}`;
+}
+
+/** Takes a view from any channel; an older one than the latest is ignored. */
+function accept(view) {
+  if (ui.live && view.step < ui.live.step) return;
+  if (!ui.live || view.step !== ui.live.step) {
+    ui.selected = null;
+    ui.error = "";
+    ui.hover = null;
+  }
+  ui.live = view;
+  render();
+}
+
+async function answer(index) {
+  const live = ui.live;
+  if (!live || ui.sending || ui.replay) return;
+  ui.sending = true;
+  ui.error = "";
+  render();
+  try {
+    accept(await postJSON(`${base}/answer${query({ token })}`, { answer: live.answers[index] }));
+  } catch (error) {
+    ui.error = error instanceof ApiError ? error.message : String(error);
+    if (error instanceof ApiError && error.status === 409) {
+      try {
+        accept(await getJSON(`${base}${query({ token })}`));
+      } catch {
+        // The error already shown is the one that matters.
+      }
+    }
+  } finally {
+    ui.sending = false;
+    render();
+  }
+}
+
+async function replayTo(step) {
+  const steps = ui.live.step;
+  const target = Math.max(0, Math.min(step, steps));
+  if (target === steps) {
+    ui.replay = null;
+    render();
+    return;
+  }
+  try {
+    let view = ui.replays.get(target);
+    if (!view) {
+      view = await getJSON(`${base}/replay${query({ token, step: target })}`);
+      ui.replays.set(target, view);
+    }
+    ui.replay = { step: target, steps, view };
+    ui.error = "";
+  } catch (error) {
+    ui.error = `The replay could not be read: ${error.message}`;
+  }
+  render();
+}
+
+function pick(card) {
+  ui.info = card;
+  const view = shown();
+  if (!ui.replay && isPlacement(view) && view.answers.some((a) => a[0] === card.id)) ui.selected = card.id;
+  render();
+}
+
+function highlight(position) {
+  ui.hover = position;
+  for (const stack of byId("queue").querySelectorAll(".stack")) {
+    stack.classList.toggle("marked", Number(stack.dataset.position) === position);
+  }
+}
+
+function drawHeader(view) {
+  const phase = { placement: "placing cards", resolution: "resolving the queue", end: "game over" }[view.phase] ?? view.phase;
+  byId("round").textContent = view.phase === "end" ? "Game over" : `Round ${view.round} · ${phase}`;
+  const who = byId("who");
+  who.className = ["who", view.seat && familyClass(view.seat)].filter(Boolean).join(" ");
+  fill(
+    who,
+    view.seat
+      ? [h("span", { class: "swatch", "aria-hidden": "true" }), `You play ${view.seat}`]
+      : "Watching (spectator)",
+  );
+}
+
+function drawEnd(live) {
+  const end = byId("end");
+  end.hidden = live.phase !== "end";
+  if (end.hidden) return;
+  drawScores(byId("scores-box"), live);
+  const step = ui.replay ? ui.replay.step : live.step;
+  byId("replay-step").textContent = `Step ${step} of ${live.step}`;
+  byId("replay-start").disabled = step === 0;
+  byId("replay-back").disabled = step === 0;
+  byId("replay-forward").disabled = step === live.step;
+  byId("replay-end").disabled = step === live.step;
+}
+
+function render() {
+  const live = ui.live;
+  if (!live) return;
+  const view = shown();
+  const replaying = ui.replay !== null;
+  const asked = replaying ? { ...view, answers: [], answer_texts: [] } : view;
+  const placement = isPlacement(asked);
+  document.title = `${asked.answers.length ? "Your turn · " : ""}Oriflamme`;
+  Object.assign(document.body.dataset, {
+    step: String(live.step),
+    phase: live.phase,
+    asked: String(live.answers.length > 0),
+    shownStep: String(view.step),
+    replaying: String(replaying),
+  });
+  drawHeader(view);
+  const turn = byId("turn");
+  drawTurn(turn, asked, {
+    selected: ui.selected,
+    sending: ui.sending,
+    error: ui.error,
+    onAnswer: answer,
+    onSelect: (id) => {
+      ui.selected = id;
+      render();
+    },
+    onHover: highlight,
+  });
+  turn.hidden = live.phase === "end" && !replaying;
+  if (replaying) {
+    turn.prepend(
+      h("p", { class: "replay-banner", testid: "replay-banner", text: `Replay: the table after ${view.step} of ${live.step} answers.` }),
+    );
+  }
+  drawEnd(live);
+  drawQueue(byId("queue"), byId("direction"), view, {
+    onPick: pick,
+    marked: new Set(ui.hover === null ? [] : [ui.hover]),
+    spots: placement && ui.selected !== null ? stackSpots(asked, ui.selected) : new Set(),
+  });
+  drawMine(byId("mine"), view, {
+    onPick: pick,
+    selectable: new Set(placement ? asked.answers.map((a) => a[0]) : []),
+    selected: ui.selected,
+  });
+  drawFamilies(byId("families"), view, pick);
+  drawCardInfo(byId("card-info"), view, ui.info);
+  drawLog(byId("log"), view);
+  byId("game").hidden = false;
+}
+
+function connect() {
+  clearTimeout(ui.timer);
+  ui.timer = null;
+  if (ui.stopped || ui.socket !== null) return;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const socket = new WebSocket(`${scheme}//${location.host}${base}/ws${query({ token })}`);
+  ui.socket = socket;
+  socket.addEventListener("open", () => {
+    ui.retry = 0;
+    setConnection("Live", "live");
+  });
+  socket.addEventListener("message", (event) => {
+    let view;
+    try {
+      view = JSON.parse(event.data);
+    } catch {
+      return;
+    }
+    if (view && typeof view === "object" && Array.isArray(view.families)) accept(view);
+  });
+  socket.addEventListener("close", (event) => {
+    if (ui.socket !== socket) return;
+    ui.socket = null;
+    if (event.code === 4403) return fatal("This link does not open a seat of this game: check that it was copied whole.");
+    if (event.code === 4404) return fatal("There is no game at this address.");
+    if (ui.stopped) return;
+    const wait = Math.min(MAX_RETRY_MS, 500 * 2 ** ui.retry);
+    ui.retry += 1;
+    setConnection("Reconnecting…", "reconnecting");
+    ui.timer = setTimeout(connect, wait);
+  });
+}
+
+async function start() {
+  byId("replay-start").addEventListener("click", () => replayTo(0));
+  byId("replay-back").addEventListener("click", () => replayTo((ui.replay ? ui.replay.step : ui.live.step) - 1));
+  byId("replay-forward").addEventListener("click", () => replayTo((ui.replay ? ui.replay.step : ui.live.step) + 1));
+  byId("replay-end").addEventListener("click", () => replayTo(ui.live.step));
+  try {
+    accept(await getJSON(`${base}${query({ token })}`));
+  } catch (error) {
+    fatal(error instanceof ApiError ? refused(error) : String(error));
+    return;
+  }
+  connect();
+  document.addEventListener("visibilitychange", () => {
+    // A tab brought back after its connection dropped catches up at once.
+    if (document.visibilityState === "visible" && ui.socket === null) {
+      ui.retry = 0;
+      connect();
+    }
+  });
+}
+
+start();
