@@ -45,6 +45,7 @@ from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from .simulate import simulate_command
 from .terminal import play_command
+from .web.serve import add_serve, serve_command
 
 #: Games one ``simulate`` may play (hours of work on one core: a bound, not a goal).
 MAX_GAMES = 10_000_000
@@ -294,6 +295,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     plugins.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_plugin_options(plugins)
+    add_serve(commands)
     return parser
 
 
@@ -323,6 +325,8 @@ def _registry(args: argparse.Namespace) -> Registry:
 
 
 def _run(args: argparse.Namespace) -> int:
+    if args.command == "serve":  # the server loads every installed plugin, per game
+        return serve_command(args)
     registry = _registry(args)
     for problem in registry.problems:
         _say(f"oriflamme: warning: {one_line(problem)}")

@@ -1,0 +1,62 @@
+"""The view: what one seat (or a spectator) is sent, on every channel.
+
+A view is built from one :class:`~oriflamme.Observation` and the game's public rules
+(card names and texts, how each kind of question reads), never from the game itself,
+so it can hold nothing that family may not see: the log lines, the question and the
+answers' words all come from the same observation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..core.observation import Observation
+from ..core.rules import GameRules
+from ..describe import Words, answer_text, event_text, question_text
+
+
+def build_view(
+    observation: Observation,
+    rules: GameRules,
+    *,
+    game_id: str,
+    step: int,
+    seats: Mapping[str, str],
+) -> dict[str, Any]:
+    """``observation`` as JSON-ready data, with the words a person reads beside it.
+
+    ``seats`` says who plays each family (``person`` or a bot kind): public, as at a
+    table. ``step`` is how many answers the game has had.
+    """
+    data = observation.to_dict()
+    words = Words(observation, rules.definitions)
+    decision = observation.decision
+    asked = decision is not None and decision.family == observation.family
+    if asked and decision is not None:
+        kind = rules.kinds[decision.kind]
+        answers = data["decision"]["options"]
+        texts = [answer_text(kind, words, decision, option) for option in decision.options]
+        question: str | None = question_text(kind, words, decision)
+    else:
+        answers, texts, question = [], [], None
+    definitions = rules.definitions
+    keys = [key for key in dict.fromkeys(observation.cards) if key in definitions]
+    over = observation.over
+    data.update(
+        id=game_id,
+        seat=observation.family,
+        step=step,
+        seats=dict(seats),
+        answers=answers,
+        answer_texts=texts,
+        question=question,
+        waiting_for=decision.family if decision is not None else None,
+        log=[line for line in (event_text(words, e) for e in observation.events) if line],
+        names={key: definitions[key].name for key in keys},
+        texts={key: definitions[key].text for key in keys},
+        bribes={str(card): family for card, family in observation.bribes.items()},
+        scores=dict(observation.influence) if over else None,
+        winners=list(observation.winners) if over else None,
+    )
+    return data
