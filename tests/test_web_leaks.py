@@ -1,0 +1,177 @@
+"""No response and no websocket frame shows a seat what it may not see.
+
+Seeded games are played to the end through the API of a real server. After every
+answer, every seat's view and the spectator's are fetched, and each is checked twice:
+
+- against the truth (the game's save, read from the server's SQLite file): every card
+  whose key a view shows is the seat's own or has been seen by all, and a seat's hand
+  and set-aside hold only its own cards;
+- against other deals: the view must be exactly the one a game dealt differently,
+  but agreeing with everything the seat has seen, would give (``Game.determinise``).
+  Any field, log line or word that depended on a hidden card would differ.
+
+Every frame each seat's websocket received is then compared with the view fetched at
+the same step. ``ORIFLAMME_LEAK_GAMES`` sets how many games (default 8).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.sync.client import ClientConnection, connect
+
+from oriflamme import Game, Registry
+from oriflamme.web.views import build_view
+
+from .web_server import get, post, server_thread
+
+GAMES = int(os.environ.get("ORIFLAMME_LEAK_GAMES", "8"))
+SEED = int(os.environ.get("ORIFLAMME_LEAK_SEED", "2026"))
+#: Other deals each view is compared with, at each step.
+DEALS = 2
+CHOICES = [
+    {"families": 3, "sets": ["base"]},
+    {"families": 4, "sets": ["ablaze"]},
+    {"families": 5, "sets": ["base", "ablaze"], "size": 10},
+    {"families": 3, "sets": ["base", "ablaze"], "size": 12, "bots": {"green": "random"}},
+]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
+    db = tmp_path_factory.mktemp("leaks") / "games.sqlite3"
+    with server_thread(db) as url:
+        yield url, db
+
+
+def cards_in(view: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    yield from view["hand"]
+    yield from view["set_aside"]
+    for stack in view["queue"]:
+        yield from stack
+    for zone in ("reserve", "discarded", "eliminated"):
+        for pile in view[zone].values():
+            yield from pile
+
+
+def check_against_truth(view: dict[str, Any], truth: Game, seat: str | None) -> None:
+    public = truth.observe(None)
+    where = f"{seat or 'spectator'} at step {view['step']}"
+    for card in cards_in(view):
+        if card["key"] is None:
+            continue
+        ident = card["id"]
+        mine = seat is not None and seat in (card["colour"], card.get("owner"))
+        assert mine or public.key(ident) is not None, f"{where} sees card {ident}: {card}"
+    if seat is None:
+        assert view["hand"] == view["set_aside"] == []
+    else:
+        mine = truth.observe(seat)
+        assert [c["id"] for c in view["hand"]] == list(mine.hand), where
+        assert [c["id"] for c in view["set_aside"]] == list(mine.set_aside), where
+        for family in truth.families:
+            if family != seat:
+                hidden = set(truth.observe(family).hand) | set(truth.observe(family).set_aside)
+                assert not hidden & {c["id"] for c in view["hand"]}, where
+
+
+def check_against_other_deals(
+    view: dict[str, Any], truth: Game, seat: str | None, registry: Registry, rng: random.Random
+) -> None:
+    # A spectator sees less than any seat: a deal agreeing with a seat's view agrees
+    # with the spectator's.
+    for _ in range(DEALS):
+        source = truth.observe(seat if seat is not None else truth.families[0])
+        other = Game.determinise(source, rng.getrandbits(32), registry=registry)
+        again = build_view(
+            other.observe(seat),
+            other.rules,
+            game_id=view["id"],
+            step=view["step"],
+            seats=view["seats"],
+        )
+        assert json.loads(json.dumps(again)) == view, f"{seat} at step {view['step']}"
+
+
+def drain(socket: ClientConnection, last: int) -> list[dict[str, Any]]:
+    frames: list[dict[str, Any]] = []
+    while not frames or frames[-1]["step"] < last:
+        frames.append(json.loads(socket.recv(timeout=30)))
+    return frames
+
+
+@pytest.mark.parametrize("number", range(GAMES))
+def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: int) -> None:
+    url, db = server
+    seed = SEED + number
+    print(f"game seed {seed}")
+    rng = random.Random(seed)
+    registry = Registry(entry_points=False)
+    status, made = post(f"{url}/api/games", {**CHOICES[number % len(CHOICES)], "seed": seed})
+    assert status == 201, made
+    game, tokens = made["id"], made["seats"]
+    watchers: dict[str | None, str | None] = {None: None, **tokens}
+    ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
+    seen: dict[tuple[str | None, int], dict[str, Any]] = {}
+    with contextlib.ExitStack() as stack:
+        sockets = {
+            seat: stack.enter_context(
+                connect(ws + (f"?token={token}" if token else ""), open_timeout=10)
+            )
+            for seat, token in watchers.items()
+        }
+        while True:
+            views = {}
+            for seat, token in watchers.items():
+                status, view = get(f"{url}/api/games/{game}" + (f"?token={token}" if token else ""))
+                assert status == 200
+                views[seat] = view
+            step = views[None]["step"]
+            if any(view["step"] != step for view in views.values()):
+                continue  # a bot answered between two requests: look again
+            truth = replayed(db, game, step, registry)
+            for seat, view in views.items():
+                check_against_truth(view, truth, seat)
+                check_against_other_deals(view, truth, seat, registry, rng)
+                seen[seat, step] = view
+            if truth.over:
+                break
+            asked = [seat for seat, view in views.items() if view["answers"]]
+            if not asked:
+                continue  # a bot's turn
+            (family,) = asked
+            answer = rng.choice(views[family]["answers"])
+            status, found = post(
+                f"{url}/api/games/{game}/answer?token={tokens[family]}", {"answer": answer}
+            )
+            assert status == 200, found
+        final = views[None]["step"]
+        for seat, socket in sockets.items():
+            for frame in drain(socket, final):
+                expected = seen.get((seat, frame["step"]))
+                if expected is not None:
+                    assert frame == expected, f"{seat}'s frame at step {frame['step']}"
+                else:  # a bot's step the test did not stop at: checked on its own
+                    check_against_truth(frame, replayed(db, game, frame["step"], registry), seat)
+
+
+def replayed(db: Path, game: str, step: int, registry: Registry) -> Game:
+    """The game after ``step`` answers, from its first save and its answers."""
+    with sqlite3.connect(db) as found:
+        initial = found.execute("SELECT initial FROM games WHERE id = ?", (game,)).fetchone()[0]
+        answers = found.execute(
+            "SELECT family, answer FROM answers WHERE game = ? AND step <= ? ORDER BY step",
+            (game, step),
+        ).fetchall()
+    played = Game.from_json(initial, registry=registry)
+    for family, answer in answers:
+        played.answer(json.loads(answer), family=family)
+    return played
