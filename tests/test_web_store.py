@@ -1,0 +1,161 @@
+"""Nothing lost: games kept in SQLite survive the server being killed (``kill -9``).
+
+The server runs as ``oriflamme serve`` in a process of its own, is killed with SIGKILL
+mid-game, and is started again on the same file: every link still works, every
+answer it confirmed is there, and bots that were to answer play on exactly as they
+would have (their choices are seeded by game, family and step).
+"""
+
+from __future__ import annotations
+
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oriflamme.web.store import LAYOUT, Seat, Store, StoreError, seat_of, token_hash
+
+from .web_server import get, post, server_process
+
+SEED = 31
+
+
+def wait_for(url: str, game: str, token: str | None, done: Any) -> dict[str, Any]:
+    deadline = time.monotonic() + 60
+    while True:
+        status, view = get(f"{url}/api/games/{game}" + (f"?token={token}" if token else ""))
+        assert status == 200, view
+        if done(view):
+            return view  # type: ignore[no-any-return]
+        assert time.monotonic() < deadline, "the game did not move on for 60 s"
+        time.sleep(0.05)
+
+
+def my_turn(view: dict[str, Any]) -> bool:
+    return bool(view["answers"]) or view["phase"] == "end"
+
+
+def play_red(
+    url: str, made: dict[str, Any], rng: random.Random, answers: int
+) -> dict[str, Any] | None:
+    """Red (the one person) answers at random ``answers`` times: its last new view."""
+    after = None
+    for _ in range(answers):
+        view = wait_for(url, made["id"], made["seats"]["red"], my_turn)
+        if view["phase"] == "end":
+            break
+        answer = rng.choice(view["answers"])
+        status, after = post(
+            f"{url}/api/games/{made['id']}/answer?token={made['seats']['red']}", {"answer": answer}
+        )
+        assert status == 200, after
+    return after
+
+
+def test_kill_9_mid_game_loses_nothing_and_bots_play_on(tmp_path: Path) -> None:
+    print(f"seed {SEED}")
+    bots = {"blue": "random", "green": "random"}
+    request = {"families": 3, "sets": ["base", "ablaze"], "size": 10, "seed": SEED, "bots": bots}
+    # The same game, uninterrupted, on a server of its own: what the bots will answer.
+    with server_process(tmp_path / "reference.sqlite3") as (url, _):
+        status, reference = post(f"{url}/api/games", request)
+        assert status == 201
+        play_red(url, reference, random.Random(SEED), 10_000)
+        expected = wait_for(url, reference["id"], None, lambda v: v["phase"] == "end")
+    db = tmp_path / "games.sqlite3"
+    rng = random.Random(SEED)
+    with server_process(db) as (url, process):
+        status, made = post(f"{url}/api/games", request)
+        assert status == 201
+        before = play_red(url, made, rng, 6)
+        # Killed at once: the bots are half-way through their answers, or about to start.
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    with server_process(db) as (url, _):
+        assert before is not None
+        after = wait_for(url, made["id"], made["seats"]["red"], lambda v: True)
+        print(f"killed at step {before['step']}, {after['step']} answers kept")
+        assert after["step"] >= before["step"]
+        status, then = get(
+            f"{url}/api/games/{made['id']}/replay?token={made['seats']['red']}&step={before['step']}"
+        )
+        assert status == 200
+        for field in ("queue", "hand", "influence", "log", "round", "phase"):
+            assert then[field] == before[field], field
+        play_red(url, made, rng, 10_000)
+        final = wait_for(url, made["id"], None, lambda v: v["phase"] == "end")
+    # The same answers from everyone: the same game to the end.
+    assert final["step"] == expected["step"]
+    assert final["log"] == expected["log"]
+    assert final["scores"] == expected["scores"]
+
+
+def test_a_server_restarted_keeps_every_link(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with server_process(db) as (url, process):
+        status, made = post(f"{url}/api/games", {"families": 3, "seed": SEED})
+        assert status == 201
+        views = {
+            f: get(f"{url}/api/games/{made['id']}?token={t}")[1] for f, t in made["seats"].items()
+        }
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    with server_process(db) as (url, _):
+        for family, token in made["seats"].items():
+            status, view = get(f"{url}/api/games/{made['id']}?token={token}")
+            assert status == 200
+            assert view == views[family]
+        assert get(f"{url}/api/games/{made['id']}?token=guess")[0] == 403
+
+
+def test_a_file_that_is_not_a_games_file_is_refused_in_one_line(tmp_path: Path) -> None:
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"this is not a database" * 100)
+    other = tmp_path / "other.sqlite3"
+    with sqlite3.connect(other) as db:
+        db.execute("CREATE TABLE notes (text TEXT)")
+    for path in (junk, other):
+        result = subprocess.run(
+            [sys.executable, "-m", "oriflamme", "serve", "--port", "0", "--db", str(path)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert result.returncode != 0
+        assert str(path) in result.stderr
+        assert "Traceback" not in result.stderr
+        assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
+def test_a_file_of_another_layout_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    Store(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {LAYOUT + 1}")
+    with pytest.raises(StoreError, match=f"layout {LAYOUT + 1}, expected {LAYOUT}"):
+        Store(path)
+
+
+def test_an_answer_is_kept_only_at_the_step_it_follows(tmp_path: Path) -> None:
+    store = Store(tmp_path / "games.sqlite3")
+    store.create("g", {"config": {}}, "start", [Seat("red", "person", token_hash("t"))])
+    store.record("g", 1, "red", "true", "after one", over=False)
+    with pytest.raises(StoreError, match="does not hold that game at that step"):
+        store.record("g", 1, "red", "false", "again", over=False)
+    with pytest.raises(StoreError):
+        store.record("nope", 1, "red", "true", "x", over=False)
+    found = store.load("g")
+    assert found is not None
+    assert (found.save, found.step, found.over) == ("after one", 1, False)
+    assert store.answers("g", 5) == [("red", True)]
+    assert seat_of(found.seats, "t") == "red"
+    assert seat_of(found.seats, "T") is None
+    assert found.seats[0].token_hash != "t"  # only the hash is kept
+    store.close()
