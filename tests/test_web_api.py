@@ -178,6 +178,7 @@ def test_a_refused_answer_leaves_the_game_as_it_was(url: str) -> None:
     )
     assert status == 409
     assert f"it is {family}'s turn" in found["error"]
+    bad: object
     for bad in ([999, "first"], "sideways", None, [[[]]], {"card": 1}, True, 10**40):
         status, found = post(
             f"{url}/api/games/{game}/answer?token={tokens[family]}", {"answer": bad}

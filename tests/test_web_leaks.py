@@ -69,8 +69,8 @@ def check_against_truth(view: dict[str, Any], truth: Game, seat: str | None) -> 
         if card["key"] is None:
             continue
         ident = card["id"]
-        mine = seat is not None and seat in (card["colour"], card.get("owner"))
-        assert mine or public.key(ident) is not None, f"{where} sees card {ident}: {card}"
+        owned = seat is not None and seat in (card["colour"], card.get("owner"))
+        assert owned or public.key(ident) is not None, f"{where} sees card {ident}: {card}"
     if seat is None:
         assert view["hand"] == view["set_aside"] == []
     else:
