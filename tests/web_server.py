@@ -75,6 +75,8 @@ def server_process(db: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
         found = re.search(r"http://[\d.]+:\d+", line)
         assert found, f"oriflamme serve printed {line!r}, not its address"
         url = found.group(0)
+        # Its access log goes on to stdout: read it, or a full pipe would stop the server.
+        threading.Thread(target=process.stdout.read, daemon=True).start()
         deadline = time.monotonic() + TIMEOUT
         while True:  # listening already; wait until the app answers
             with contextlib.suppress(OSError):
