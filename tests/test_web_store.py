@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from websockets.sync.client import connect
 
 from oriflamme.web.store import LAYOUT, Seat, Store, StoreError, seat_of, token_hash
 
@@ -159,3 +160,33 @@ def test_an_answer_is_kept_only_at_the_step_it_follows(tmp_path: Path) -> None:
     assert seat_of(found.seats, "T") is None
     assert found.seats[0].token_hash != "t"  # only the hash is kept
     store.close()
+
+
+def test_the_server_log_never_shows_a_token(tmp_path: Path) -> None:
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    command = [sys.executable, "-m", "oriflamme", "serve", "--port", "0"]
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(
+            [*command, "--db", str(tmp_path / "g.sqlite3")], stdout=stdout, stderr=stderr
+        )
+        try:
+            deadline = time.monotonic() + 30
+            while "http://" not in out.read_text():
+                assert time.monotonic() < deadline, err.read_text()
+                time.sleep(0.05)
+            url = out.read_text().split()[3].rstrip("/")
+            status, made = post(f"{url}/api/games", {"families": 3})
+            assert status == 201
+            token = made["seats"]["red"]
+            assert get(f"{url}/api/games/{made['id']}?token={token}")[0] == 200
+            ws = url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws?token={token}"
+            with connect(ws, open_timeout=10) as socket:
+                socket.recv(timeout=10)
+            time.sleep(0.5)  # the log lines are written after the responses
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(30)
+    logged = out.read_text() + err.read_text()
+    assert f"/api/games/{made['id']}?token=..." in logged
+    assert "WebSocket" in logged
+    assert token not in logged

@@ -85,7 +85,9 @@ def serve_command(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"oriflamme: playing at http://{shown}:{port}/ (games kept in {db}); Ctrl+C stops")
     sys.stdout.flush()
-    logging.getLogger("uvicorn.access").addFilter(_HideTokens())
+    # Requests (stdout) and websockets opened (stderr) are logged with their paths.
+    for name in ("uvicorn.access", "uvicorn.error"):
+        logging.getLogger(name).addFilter(_HideTokens())
     config = uvicorn.Config(
         app, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=2, log_level="info"
     )
