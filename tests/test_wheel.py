@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -43,6 +45,8 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "oriflamme/cards/base.yaml" in names
     assert "oriflamme/py.typed" in names
+    for page in ("lobby.html", "game.html", "game.js", "lobby.js", "style.css"):
+        assert f"oriflamme/web/static/{page}" in names
     target = work / "site"
     subprocess.run(
         [
@@ -117,3 +121,34 @@ def test_the_hot_modules_are_compiled() -> None:
     # The plugin modules hold pluggy's marked hook functions: interpreted, always.
     assert oriflamme.expansions.base.__file__ is not None
     assert oriflamme.expansions.base.__file__.endswith(".py")
+
+
+def test_the_installed_server_serves_its_pages(installed: Path) -> None:
+    env = {**os.environ, "PYTHONPATH": str(installed), "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-m", "oriflamme", "serve", "--port", "0"]
+    db = installed.parent / "games.sqlite3"
+    with subprocess.Popen(
+        [*command, "--db", str(db)],
+        cwd=installed.parent,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    ) as server:
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            assert str(db) in line, line
+            url = line.split()[3]
+            for path in ("", "play/x", "static/game.js", "static/style.css", "api/installed"):
+                for _ in range(100):  # listening already; the app may still be starting
+                    try:
+                        with urllib.request.urlopen(url + path, timeout=10) as response:
+                            assert response.status == 200, path
+                            break
+                    except ConnectionError:
+                        time.sleep(0.05)
+                else:
+                    raise AssertionError(f"{url}{path} did not answer")
+        finally:
+            server.kill()
