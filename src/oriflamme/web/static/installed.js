@@ -2,7 +2,7 @@
 // and every card of every set (as `oriflamme cards` shows it). A house-rule plugin's
 // cards appear here as soon as it is installed, with nothing to change on the server.
 
-import { h, fill } from "./dom.js";
+import { fill, h, plural } from "./dom.js";
 
 function facts(rows) {
   return h(
@@ -18,10 +18,17 @@ function names(list) {
   return list.length ? list.join(", ") : "none";
 }
 
+/**
+ * Where a plugin comes from: built in, its package and version, or (a plugin the
+ * server was started with, from no installed package) the server itself.
+ */
+export function pluginOrigin(plugin) {
+  if (plugin.builtin) return "built in";
+  return [plugin.distribution, plugin.version].filter(Boolean).join(" ") || "added by this server";
+}
+
 function pluginEntry(plugin) {
-  const origin = plugin.builtin
-    ? "built in"
-    : `${plugin.distribution ?? "unknown package"} ${plugin.version ?? ""}`.trim();
+  const origin = pluginOrigin(plugin);
   return h(
     "details",
     { class: ["plugin", plugin.problem && "has-problem"], testid: `installed-plugin-${plugin.name}` },
@@ -53,7 +60,7 @@ function setEntry(set) {
       {},
       h("strong", { text: set.title || set.name }),
       " ",
-      h("span", { class: "muted", text: `(set ${set.name}, plugin ${set.plugin}, ${set.cards.length} cards)` }),
+      h("span", { class: "muted", text: `(set ${set.name}, plugin ${set.plugin}, ${plural(set.cards.length, "card")})` }),
     ),
     h(
       "table",

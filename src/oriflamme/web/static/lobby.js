@@ -3,7 +3,7 @@
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { byId, fill, h, plural } from "./dom.js";
 import { familyClass } from "./families.js";
-import { showInstalled } from "./installed.js";
+import { pluginOrigin, showInstalled } from "./installed.js";
 
 const PERSON = "person";
 const ABSENT = "";
@@ -270,7 +270,7 @@ function renderPlugins() {
         " ",
         h("span", {
           class: "muted",
-          text: plugin.problem ? `(not loaded: ${plugin.problem})` : plugin.builtin ? "(built in)" : `(${plugin.distribution} ${plugin.version})`,
+          text: plugin.problem ? `(not loaded: ${plugin.problem})` : `(${pluginOrigin(plugin)})`,
         }),
       );
     }),
