@@ -5,12 +5,18 @@ A bot is any object with ``choose(observation) -> answer``. It receives the
 ``decision`` is the one it must answer; one of ``decision.options`` is what it returns.
 """
 
+from .advice import CardAdvice
+from .heuristic import HeuristicBot
 from .play import Bot, Totals, bot_seed, play_games, play_out
 from .random import RandomBot, random_bots
+from .reading import Table
 
 __all__ = [
     "Bot",
+    "CardAdvice",
+    "HeuristicBot",
     "RandomBot",
+    "Table",
     "Totals",
     "bot_seed",
     "play_games",
