@@ -41,7 +41,7 @@ CORE = (
 
 # The bots a search plays thousands of games with (not the package's __init__, which
 # only gathers their names).
-BOTS = ("advice", "heuristic", "moves", "play", "random", "reading")
+BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
 
 
 def hot_modules() -> list[str]:

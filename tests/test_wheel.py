@@ -102,6 +102,7 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
 def test_the_hot_modules_are_compiled() -> None:
     import oriflamme.bots  # noqa: PLC0415 - the modules under test
     import oriflamme.bots.heuristic  # noqa: PLC0415
+    import oriflamme.bots.ismcts  # noqa: PLC0415
     import oriflamme.bots.play  # noqa: PLC0415
     import oriflamme.bots.random  # noqa: PLC0415
     import oriflamme.core.engine  # noqa: PLC0415
@@ -113,6 +114,7 @@ def test_the_hot_modules_are_compiled() -> None:
         oriflamme.core.engine,
         oriflamme.core.observation,
         oriflamme.bots.heuristic,
+        oriflamme.bots.ismcts,
         oriflamme.bots.play,
         oriflamme.bots.random,
         oriflamme.expansions.ablaze.plot,

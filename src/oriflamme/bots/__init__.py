@@ -7,6 +7,7 @@ A bot is any object with ``choose(observation) -> answer``. It receives the
 
 from .advice import CardAdvice
 from .heuristic import HeuristicBot
+from .ismcts import IsmctsBot
 from .play import Bot, Totals, bot_seed, play_games, play_out
 from .random import RandomBot, random_bots
 from .reading import Table
@@ -15,6 +16,7 @@ __all__ = [
     "Bot",
     "CardAdvice",
     "HeuristicBot",
+    "IsmctsBot",
     "RandomBot",
     "Table",
     "Totals",
