@@ -19,7 +19,7 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,plot]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -45,7 +45,7 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		dist/oriflamme-*.whl pytest 'hypothesis>=6.100' 'setuptools>=77'
+		"$$(echo dist/oriflamme-*.whl)[plot]" pytest 'hypothesis>=6.100' 'setuptools>=77'
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 

@@ -131,6 +131,17 @@ ARGUMENTS = {
         ("--bots", BOTS),
         ("--json", FLAG),
     ),
+    "ladder": _options(
+        *GAME_OPTIONS,
+        ("--games", NUMBERS),
+        ("--seed", NUMBERS),
+        ("--jobs", NUMBERS),
+        ("--progress", st.sampled_from(["auto", "always", "never", "x"])),
+        ("--bots", BOTS),
+        ("--matches", st.sampled_from(["rungs", "pairs", "all"])),
+        ("--plot", st.sampled_from(["x.svg", "/no/such/folder/x.png", ""])),
+        ("--json", FLAG),
+    ),
     "bots": _options(("--json", FLAG), *PLUGIN_OPTIONS),
     "cards": _options(
         ("--sets", NAMES),
@@ -244,6 +255,10 @@ def check(argv: list[str], status: int, out: str, err: str) -> None:
         seed, games = _last(argv, "--seed", 0), _last(argv, "--games", 100)
         assert seed + games - 1 <= MAX_SEED, "a seed past the bound accepted"
         assert out.startswith(f"{games} games, ") or out.startswith("{"), out[:200]
+    if command == "ladder":
+        seed, games = _last(argv, "--seed", 0), _last(argv, "--games", 300)
+        assert seed + games - 1 <= MAX_SEED, "a seed past the bound accepted"
+        assert out.startswith("ladder: ") or out.startswith("{"), out[:200]
 
 
 @pytest.mark.fuzz

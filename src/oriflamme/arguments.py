@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Callable
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .core.config import MAX_FAMILIES, MIN_FAMILIES
 
@@ -233,6 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print the summary as JSON instead of text"
     )
 
+    _add_ladder(commands)
+
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
     conformance.add_argument(
         "paths",
@@ -265,3 +267,60 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_plugin_options(bots)
     return parser
+
+
+def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:
+    ladder = commands.add_parser(
+        "ladder", help="bot against bot, seats rotated: win rates with 95%% CIs, Elo ratings"
+    )
+    _add_game_options(ladder, 3)
+    ladder.add_argument(
+        "--bots",
+        type=_sets,
+        default=("random", "heuristic"),
+        metavar="KIND[,KIND...]",
+        help="the bots, weakest first, with settings as KIND:NAME=VALUE, "
+        "e.g. random,heuristic,ismcts (default random,heuristic)",
+    )
+    ladder.add_argument(
+        "--matches",
+        choices=("rungs", "pairs"),
+        default="rungs",
+        help="rungs: each bot alone against the bot before it in every other seat; "
+        "pairs: every bot alone against every other (default rungs)",
+    )
+    ladder.add_argument(
+        "--games",
+        type=_bounded(1, MAX_GAMES),
+        default=300,
+        help=f"games per match, 1 to {MAX_GAMES} (default 300)",
+    )
+    ladder.add_argument(
+        "--seed",
+        type=_bounded(0, MAX_SEED),
+        default=0,
+        help=_seed_help(
+            "seed of the first game (default 0); game i of every match has seed SEED+i"
+        ),
+    )
+    ladder.add_argument(
+        "--jobs",
+        type=_bounded(1, MAX_JOBS),
+        default=None,
+        help=f"processes to play in, 1 to {MAX_JOBS} (default: every core); "
+        "the results do not depend on it",
+    )
+    ladder.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (default: when it is a terminal)",
+    )
+    ladder.add_argument(
+        "--plot",
+        type=_text,
+        default=None,
+        metavar="FILE.png",
+        help="also draw the results in this PNG file (needs matplotlib: oriflamme[plot])",
+    )
+    ladder.add_argument("--json", action="store_true", help="print JSON instead of text")

@@ -1,4 +1,4 @@
-"""The ``oriflamme`` command: play, simulate, conformance, cards, plugins, bots.
+"""The ``oriflamme`` command: play, simulate, ladder, conformance, cards, plugins, bots.
 
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
@@ -55,6 +55,7 @@ from .arguments import (
     one_line,
     quote,
 )
+from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
@@ -83,7 +84,7 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args = build_parser().parse_args(argv)
-    if args.command == "simulate" and args.seed + args.games - 1 > MAX_SEED:
+    if args.command in ("simulate", "ladder") and args.seed + args.games - 1 > MAX_SEED:
         last = args.seed + args.games - 1
         _say(
             f"oriflamme {args.command}: error: the last game's seed, --seed + --games - 1 = "
@@ -118,6 +119,8 @@ def _run(args: argparse.Namespace) -> int:
         return plugins_command(args, registry)
     if args.command == "bots":
         return bots_command(args, registry)
+    if args.command == "ladder":
+        return ladder_command(args, registry)
     if args.command == "simulate":
         return simulate_command(args, registry)
     return play_command(args, registry)
