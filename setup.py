@@ -40,7 +40,7 @@ CORE = (
 )
 
 # The bots a search plays thousands of games with (not the package's __init__, which
-# only gathers their names).
+# only gathers their names, nor kinds, ladder, rating and plot, which run once a command).
 BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
 
 
