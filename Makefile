@@ -19,7 +19,7 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot]'
 	touch $(STAMP)
 
 play: $(STAMP)
@@ -45,7 +45,7 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		"$$(echo dist/oriflamme-*.whl)[web]" pytest 'hypothesis>=6.100' 'setuptools>=77'
+		"$$(echo dist/oriflamme-*.whl)[web,plot]" pytest 'hypothesis>=6.100' 'setuptools>=77'
 	# The pages were tested in Chromium above; the server and its API run again here.
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)

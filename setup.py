@@ -39,11 +39,15 @@ CORE = (
     "state",
 )
 
+# The bots a search plays thousands of games with (not the package's __init__, which
+# only gathers their names, nor kinds, ladder, rating and plot, which run once a command).
+BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
+
 
 def hot_modules() -> list[str]:
     package = HERE / "src" / "oriflamme"
     found = [f"src/oriflamme/core/{name}.py" for name in CORE]
-    found.append("src/oriflamme/bots.py")
+    found += [f"src/oriflamme/bots/{name}.py" for name in BOTS]
     for expansion in ("base", "ablaze"):
         found += sorted(
             str(path.relative_to(HERE))

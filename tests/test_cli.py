@@ -164,7 +164,10 @@ def run_cli(argv: list[str]) -> int:
         (["simulate", "--families", "7"], "a game has 3 to 5 families, not 7"),
         (["simulate", "--games", "0"], "must be at least 1, not 0"),
         (["simulate", "--jobs", "0"], "must be at least 1, not 0"),
-        (["simulate", "--bots", "genius"], "unknown bot 'genius' (known bots: random)"),
+        (
+            ["simulate", "--bots", "genius"],
+            "unknown bot 'genius' (known bots: random, heuristic, ismcts)",
+        ),
         (["simulate", "--bots", "random,random"], "--bots names 2 bots for 3 seats"),
         (["simulate", "--sets", "nope"], "unknown card set 'nope'"),
         (["simulate", "--variant", "nope=1"], "unknown variant 'nope'"),
@@ -405,3 +408,22 @@ def test_plugins_text_lists_builtins_with_their_hooks(capsys: pytest.CaptureFixt
     )
     assert main(["plugins", "--no-plugins", "--without", "ablaze"]) == 0
     assert "ablaze" not in capsys.readouterr().out
+
+
+def test_play_against_a_bot_of_each_kind(registry: Registry) -> None:
+    out = io.StringIO()
+    typed = answers("1")
+    args = play_args(bots=("ismcts:iterations=3", "heuristic", "random"), seed=8)
+    assert play_command(args, registry, read=lambda _p: next(typed), out=out) == 0
+    text = out.getvalue()
+    assert "Bots: blue ismcts:iterations=3, green heuristic, yellow random" in text
+    assert "Final scores: red" in text
+
+
+def test_play_names_one_bot_for_all_or_one_per_other_seat(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_cli(["play", "--no-plugins", "--bots", "random,heuristic"]) == 2
+    err = capsys.readouterr().err
+    assert "--bots names 2 bots for 3 other seats: name 1 or 3" in err
+    assert len(err.strip().splitlines()) == 1

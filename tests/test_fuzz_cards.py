@@ -24,6 +24,8 @@ from hypothesis import strategies as st
 
 from oriflamme import (
     Ability,
+    BotKind,
+    BotSetting,
     CardType,
     DecisionKind,
     Game,
@@ -326,6 +328,20 @@ def _junk_variant(name: object, values: object, default: object, help_text: obje
     return variant
 
 
+def _junk_setting(name: object, kind: object, default: object, choices: object) -> BotSetting:
+    """A BotSetting whose fields are whatever (attrs checks no types)."""
+    return BotSetting(name, kind, default, "Loudness.", choices)  # type: ignore[arg-type]
+
+
+def _junk_bot(name: object, help_text: object, make: object, settings: object) -> BotKind:
+    """A BotKind whose fields are whatever."""
+    return BotKind(name, help_text, make, settings)  # type: ignore[arg-type]
+
+
+def _quiet(rng: object, registry: object) -> None:
+    return None
+
+
 class Raises:
     """Not a value: the hook raises ``error`` instead of returning (``sys.exit()`` too)."""
 
@@ -391,6 +407,28 @@ NEAR = st.one_of(
         st.one_of(st.builds(Ability), st.sampled_from([None, "strong", Ability])),
         max_size=3,
     ),
+    st.lists(
+        st.builds(
+            _junk_bot,
+            st.sampled_from(["echo", "ismcts", "Echo", 3, None]),
+            st.sampled_from(["answers", None]),
+            st.sampled_from([_quiet, "make", None]),
+            st.one_of(
+                st.sampled_from([(), [], None, "loud"]),
+                st.lists(
+                    st.builds(
+                        _junk_setting,
+                        st.sampled_from(["loud", "Loud", 3]),
+                        st.sampled_from([int, float, str, list, None]),
+                        st.sampled_from([1, 1.5, "calm", None, True, [1]]),
+                        st.sampled_from([(), ("calm",), ("",), ["calm"], None]),
+                    ),
+                    max_size=2,
+                ).map(tuple),
+            ),
+        ),
+        max_size=2,
+    ),
 )
 
 HOOKS = [
@@ -399,6 +437,7 @@ HOOKS = [
     "register_variants",
     "register_decision_kinds",
     "replace_abilities",
+    "register_bot_kinds",
 ]
 
 
@@ -465,6 +504,11 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
                 assert name == kind.name
                 assert type(kind.help) is str
                 assert type(kind.private_options) is bool
+            for name, bot in registry.bot_kinds.items():
+                assert is_key(name)
+                assert name == bot.name
+                assert callable(bot.make)
+                assert all(type(s.help) is str for s in bot.settings)
         registry.describe()
         play(registry, ("base",), seed)
         play(registry, ("ablaze",), seed)

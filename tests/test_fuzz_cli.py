@@ -79,6 +79,17 @@ VARIANTS = st.one_of(
 WITHOUT = st.one_of(
     st.sampled_from(["base", "ablaze", "nope", "", "x" * 1001]), st.text(max_size=6)
 )
+# Bot choices: good ones that answer at once (a search would make a run of many games
+# long), and every way one can be wrong.
+BOTS = st.one_of(
+    st.sampled_from(
+        ["random", "heuristic", "random,random,random", "random,heuristic,heuristic"]
+        + ["heuristic,random", "genius", "random,x", "", ":", "random:x=1", "é"]
+        + ["ismcts:iterations=0", "ismcts:iterations", "ismcts:depth=3", "ismcts:seconds=nan"]
+        + ["ismcts:playout=clever", "ismcts:iterations=" + "9" * 30]
+    ),
+    st.text(max_size=8),
+)
 JUNK = st.sampled_from(
     ["--", "-", "--nope", "-x", "--games=0", "--seat=²", "\udcff", "\x00", "é", "extra", "--help"]
 )
@@ -109,7 +120,7 @@ ARGUMENTS = {
         *GAME_OPTIONS,
         ("--seat", NUMBERS),
         ("--seed", NUMBERS),
-        ("--bots", st.sampled_from(["random", "genius", ""])),
+        ("--bots", st.one_of(BOTS, st.just("ismcts:iterations=2"))),
     ),
     "simulate": _options(
         *GAME_OPTIONS,
@@ -117,9 +128,21 @@ ARGUMENTS = {
         ("--seed", NUMBERS),
         ("--jobs", NUMBERS),
         ("--progress", st.sampled_from(["auto", "always", "never", "x"])),
-        ("--bots", st.sampled_from(["random", "random,random,random", "genius", "random,x"])),
+        ("--bots", BOTS),
         ("--json", FLAG),
     ),
+    "ladder": _options(
+        *GAME_OPTIONS,
+        ("--games", NUMBERS),
+        ("--seed", NUMBERS),
+        ("--jobs", NUMBERS),
+        ("--progress", st.sampled_from(["auto", "always", "never", "x"])),
+        ("--bots", BOTS),
+        ("--matches", st.sampled_from(["rungs", "pairs", "all"])),
+        ("--plot", st.sampled_from(["x.svg", "/no/such/folder/x.png", ""])),
+        ("--json", FLAG),
+    ),
+    "bots": _options(("--json", FLAG), *PLUGIN_OPTIONS),
     "cards": _options(
         ("--sets", NAMES),
         ("--language", st.sampled_from(["en", "fr", "pl", "de"])),
@@ -232,6 +255,10 @@ def check(argv: list[str], status: int, out: str, err: str) -> None:
         seed, games = _last(argv, "--seed", 0), _last(argv, "--games", 100)
         assert seed + games - 1 <= MAX_SEED, "a seed past the bound accepted"
         assert out.startswith(f"{games} games, ") or out.startswith("{"), out[:200]
+    if command == "ladder":
+        seed, games = _last(argv, "--seed", 0), _last(argv, "--games", 300)
+        assert seed + games - 1 <= MAX_SEED, "a seed past the bound accepted"
+        assert out.startswith("ladder: ") or out.startswith("{"), out[:200]
 
 
 @pytest.mark.fuzz

@@ -62,8 +62,10 @@ def test_plugins_lists_the_house_rules(venv: Path) -> None:
         "register_abilities",
         "register_variants",
         "replace_abilities",
+        "register_bot_kinds",
         "card_eliminated",
     } <= set(house["hooks"])
+    assert house["bots"] == ["house_heuristic"]
     assert listing["problems"] == []
     without = json.loads(oriflamme(venv, "plugins", "--json", "--without", "house"))
     assert "house" not in {p["name"] for p in without["plugins"]}
@@ -90,3 +92,25 @@ def test_bots_play_with_each_variant(venv: Path, variants: list[str]) -> None:
         venv, "simulate", "--sets", "base,house", "--games", "100", "--families", "4", *flags
     )
     assert out.startswith("100 games, 4 families, sets base,house")
+
+
+def test_its_bot_kind_is_listed_and_plays(venv: Path) -> None:
+    listing = json.loads(oriflamme(venv, "bots", "--json"))
+    kinds = {kind["name"]: kind for kind in listing["bots"]}
+    assert list(kinds)[:3] == ["random", "heuristic", "ismcts"]
+    assert kinds["house_heuristic"]["plugin"] == "house"
+    assert [s["name"] for s in kinds["house_heuristic"]["settings"]] == ["boldness"]
+    assert "house_heuristic (plugin house)" in oriflamme(venv, "bots")
+    out = oriflamme(
+        venv,
+        "simulate",
+        "--sets",
+        "base,house",
+        "--games",
+        "60",
+        "--progress",
+        "never",
+        "--bots",
+        "house_heuristic:boldness=2,random,random",
+    )
+    assert "house_heuristic:boldness=2 " in out

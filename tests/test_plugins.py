@@ -307,6 +307,8 @@ WRONG_RETURNS = [
     ("register_decision_kinds", [LoudKind()], "'private_options' must be True or False"),
     ("register_decision_kinds", [Asks(), Asks()], "decision kind 'asks' is given twice"),
     ("register_decision_kinds", [PlaceKind()], "decision kind 'place' is built in"),
+    ("register_bot_kinds", ["echo"], "must return BotKind objects, not 'echo'"),
+    ("register_bot_kinds", "echo", "must return a list of BotKind objects"),
     ("replace_abilities", ["spy"], "replace_abilities must return a mapping of card key"),
     ("replace_abilities", {"spy": None}, "the ability of 'spy' must be an oriflamme.Ability"),
 ]

@@ -79,7 +79,7 @@ def test_installed_lists_the_plugins_sets_variants_and_bots(url: str) -> None:
     variants = {v["name"]: v for v in found["variants"]}
     assert variants["bounty"]["plugin"] == "house_rules"
     assert variants["bounty"]["help"]
-    assert "random" in found["bots"]
+    assert {"random", "heuristic", "ismcts"} <= set(found["bots"])
     assert "house_rules" in {p["name"] for p in found["plugins"]}
 
 
@@ -127,8 +127,9 @@ def test_every_field_of_a_creation_is_used(url: str) -> None:
         ({"families": 3, "colour": "red"}, "unknown field 'colour'"),
         ({"families": 3, "sets": ["nope"]}, "nope"),
         ({"families": 3, "seed": 1.5}, "seed must be a whole number"),
-        ({"families": 3, "bots": {"blue": "genius"}}, "'genius' is not a bot kind"),
+        ({"families": 3, "bots": {"blue": "genius"}}, "bots.blue: unknown bot 'genius'"),
         ({"families": 3, "bots": {"purple": "random"}}, "'purple' is not a family"),
+        ({"families": 3, "bots": {"blue": "ismcts:iterations=0"}}, "bots.blue: bot 'ismcts'"),
         ({"families": 3, "variants": {"no_such": True}}, "no_such"),
         ({"families": 3, "without": ["base"]}, "without: 'base'"),
         ({"families": 3, "first_player": "black"}, "first_player"),
@@ -208,6 +209,15 @@ def test_a_whole_game_through_the_api_with_a_bot(url: str) -> None:
     status, last = get(f"{url}/api/games/{made['id']}/replay?step={final['step'] - 1}")
     assert status == 200
     assert last["steps"] == final["step"]
+
+
+def test_every_bot_kind_takes_a_seat_with_its_settings(url: str) -> None:
+    print(f"seed {SEED}")
+    bots = {"blue": "heuristic", "green": "ismcts:iterations=20"}
+    made = create(url, bots=bots, seed=SEED)
+    assert view(url, made["id"])["seats"] == {"red": "person", **bots}
+    play(url, made, random.Random(SEED))
+    assert view(url, made["id"])["phase"] == "end"
 
 
 def test_views_say_who_is_asked_and_offer_only_their_answers(url: str) -> None:

@@ -104,7 +104,11 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
     reason="run by `make compiled`, which installs the compiled wheel",
 )
 def test_the_hot_modules_are_compiled() -> None:
-    import oriflamme.bots  # noqa: PLC0415 - the module under test
+    import oriflamme.bots  # noqa: PLC0415 - the modules under test
+    import oriflamme.bots.heuristic  # noqa: PLC0415
+    import oriflamme.bots.ismcts  # noqa: PLC0415
+    import oriflamme.bots.play  # noqa: PLC0415
+    import oriflamme.bots.random  # noqa: PLC0415
     import oriflamme.core.engine  # noqa: PLC0415
     import oriflamme.core.observation  # noqa: PLC0415
     import oriflamme.expansions.ablaze.plot  # noqa: PLC0415
@@ -113,14 +117,19 @@ def test_the_hot_modules_are_compiled() -> None:
     for module in (
         oriflamme.core.engine,
         oriflamme.core.observation,
-        oriflamme.bots,
+        oriflamme.bots.heuristic,
+        oriflamme.bots.ismcts,
+        oriflamme.bots.play,
+        oriflamme.bots.random,
         oriflamme.expansions.ablaze.plot,
     ):
         assert module.__file__ is not None
         assert not module.__file__.endswith(".py"), f"{module.__name__} is not compiled"
-    # The plugin modules hold pluggy's marked hook functions: interpreted, always.
-    assert oriflamme.expansions.base.__file__ is not None
-    assert oriflamme.expansions.base.__file__.endswith(".py")
+    # The plugin modules hold pluggy's marked hook functions: interpreted, always; and
+    # the bots' package only gathers their names.
+    for interpreted in (oriflamme.expansions.base, oriflamme.bots):
+        assert interpreted.__file__ is not None
+        assert interpreted.__file__.endswith(".py")
 
 
 def test_the_installed_server_serves_its_pages(installed: Path) -> None:

@@ -10,6 +10,7 @@ The public API lives here; everything else is implementation.
 """
 
 from .core.ability import Ability
+from .core.botkinds import BotKind, BotSetting
 from .core.cardsets import CardDef, CardSet, CardType
 from .core.config import GameConfig
 from .core.decisions import Answer, Decision, Placement, Placements
@@ -39,6 +40,8 @@ __all__ = [
     "Ability",
     "AbilityError",
     "Answer",
+    "BotKind",
+    "BotSetting",
     "CardDataError",
     "CardDef",
     "CardId",

@@ -1,10 +1,11 @@
-"""The ``conformance``, ``cards`` and ``plugins`` commands."""
+"""The ``conformance``, ``cards``, ``plugins`` and ``bots`` commands."""
 
 from __future__ import annotations
 
 import argparse
 import json
 
+from .bots.kinds import bot_kinds
 from .conformance import ScenarioError, find_scenarios, run_file
 from .core.plugins import Registry
 
@@ -83,6 +84,8 @@ def plugins_command(args: argparse.Namespace, registry: Registry) -> int:
         print(f"  sets:      {', '.join(plugin['sets']) or '-'}")
         print(f"  cards:     {', '.join(plugin['cards']) or '-'}")
         print(f"  abilities: {', '.join(plugin['abilities']) or '-'}")
+        if plugin["bots"]:
+            print(f"  bots:      {', '.join(plugin['bots'])}")
         for variant in plugin["variants"]:
             values = "/".join(
                 str(v).lower() if isinstance(v, bool) else str(v) for v in variant["values"]
@@ -96,4 +99,37 @@ def plugins_command(args: argparse.Namespace, registry: Registry) -> int:
     for problem in registry.problems:
         if not any(p["problem"] == problem for p in plugins):
             print(f"not loaded: {problem}")
+    return 0
+
+
+def bots_command(args: argparse.Namespace, registry: Registry) -> int:
+    """The bot kinds ``--bots`` takes: built in, then the plugins', with their settings."""
+    kinds = bot_kinds(registry)
+    if args.json:
+        listed = [
+            {
+                "name": kind.name,
+                "plugin": kind.plugin or None,
+                "help": kind.help,
+                "settings": [
+                    {
+                        "name": s.name,
+                        "type": s.type.__name__,
+                        "default": s.default,
+                        "values": s.bounds(),
+                        "help": s.help,
+                    }
+                    for s in kind.settings
+                ],
+            }
+            for kind in kinds.values()
+        ]
+        print(json.dumps({"bots": listed, "problems": registry.problems}, indent=2))
+        return 0
+    for kind in kinds.values():
+        source = f" (plugin {kind.plugin})" if kind.plugin else ""
+        print(f"{kind.name}{source}: {kind.help}")
+        for setting in kind.settings:
+            print(f"  {kind.name}:{setting.name}=... {setting.bounds()}: {setting.help}")
+    print("Choose them with --bots KIND[,KIND...], settings as KIND:NAME=VALUE[:NAME=VALUE]")
     return 0

@@ -21,17 +21,17 @@ from typing import Any, TextIO
 
 import attrs
 
-from .bots import Bot, RandomBot
-from .bots import play_games as bots_play_games
+from .bots.kinds import BotChoice, parse_bots
+from .bots.play import Bot
+from .bots.play import play_games as bots_play_games
 from .choices import describe_cards, game_config
 from .core.config import GameConfig
-from .core.errors import ConfigError
 from .core.game import Game
 from .core.plugins import Registry
 
-#: The bot kinds simulate knows, by name.
-BOTS: dict[str, Callable[[random.Random], Bot]] = {"random": RandomBot}
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
+_SEARCH_CHUNK = 2  # the same, when a bot searches
+_QUICK = frozenset({"random", "heuristic"})  # the bots that answer in microseconds
 
 
 @attrs.define
@@ -39,7 +39,7 @@ class Summary:
     """The results of a run of games, per seat (seat 1 is the first family)."""
 
     families: tuple[str, ...]
-    bots: tuple[str, ...]  # the bot kind in each seat
+    bots: tuple[str, ...]  # the bot in each seat, as chosen (``ismcts:iterations=50``)
     games: int = 0
     decisions: int = 0
     seconds: float = 0.0
@@ -102,13 +102,14 @@ class Summary:
         }
 
     def table(self) -> str:
+        width = max(8, *(len(bot) for bot in self.bots))
         lines = [
-            f"{'seat':<5} {'family':<8} {'bot':<8} {'wins':>7} {'shared':>7} {'win %':>7} "
+            f"{'seat':<5} {'family':<8} {'bot':<{width}} {'wins':>7} {'shared':>7} {'win %':>7} "
             f"{'mean score':>11}"
         ]
         for row in self.seats():
             lines.append(
-                f"{row['seat']:<5} {row['family']:<8} {row['bot']:<8} {row['wins']:>7} "
+                f"{row['seat']:<5} {row['family']:<8} {row['bot']:<{width}} {row['wins']:>7} "
                 f"{row['shared_wins']:>7} {100 * row['win_rate']:>6.1f}% {row['mean_score']:>11.2f}"
             )
         lines.append("wins are outright wins; a shared win (a tie, RULINGS G6) counts apart")
@@ -116,11 +117,22 @@ class Summary:
 
 
 def play_games(
-    config: GameConfig, seeds: range, registry: Registry, bots: Sequence[str]
+    config: GameConfig,
+    seeds: range,
+    registry: Registry,
+    bots: Sequence[str | BotChoice],
 ) -> Summary:
-    """Play one game per seed in ``seeds``, in this process."""
-    totals = bots_play_games(config, seeds, registry, [BOTS[kind] for kind in bots])
-    summary = Summary(config.families, tuple(bots))
+    """Play one game per seed in ``seeds``, in this process; ``bots`` are the choices
+    of each seat (``"random"``, ``"ismcts:iterations=50"``, or parsed)."""
+    choices = [
+        bot if isinstance(bot, BotChoice) else parse_bots([bot], 1, registry)[0] for bot in bots
+    ]
+
+    def maker(choice: BotChoice) -> Callable[[random.Random], Bot]:
+        return lambda rng: choice.make(rng, registry)
+
+    totals = bots_play_games(config, seeds, registry, [maker(choice) for choice in choices])
+    summary = Summary(config.families, tuple(choice.text for choice in choices))
     summary.games = totals.games
     summary.decisions = totals.decisions
     summary.wins = totals.wins
@@ -130,7 +142,7 @@ def play_games(
 
 
 # What a worker process plays with: set in the parent before the pool forks.
-_JOB: tuple[GameConfig, Registry, tuple[str, ...]] | None = None
+_JOB: tuple[GameConfig, Registry, tuple[BotChoice, ...]] | None = None
 
 
 def _play_chunk(seeds: range) -> Summary:
@@ -145,9 +157,15 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunks(first: int, games: int) -> Iterator[range]:
-    for start in range(first, first + games, _CHUNK):
-        yield range(start, min(start + _CHUNK, first + games))
+def _chunks(first: int, games: int, size: int = _CHUNK) -> Iterator[range]:
+    for start in range(first, first + games, size):
+        yield range(start, min(start + size, first + games))
+
+
+def chunk_size(bots: Sequence[BotChoice]) -> int:
+    """Games per task: fewer when a bot searches (a game then takes seconds, not
+    milliseconds), so that the processes share the work evenly and the bar moves."""
+    return _CHUNK if all(bot.kind.name in _QUICK for bot in bots) else _SEARCH_CHUNK
 
 
 def simulate(
@@ -162,15 +180,17 @@ def simulate(
     """Play ``games`` games; game ``i`` is dealt from ``config.seed + i``.
 
     ``jobs`` processes share the games out (1: this process); the totals do not
-    depend on it. ``bots`` names the bot kind of each seat (default: random).
+    depend on it. ``bots`` chooses the bot of each seat, or one for all (default:
+    random), as ``--bots`` does.
     """
     global _JOB  # noqa: PLW0603 - handed to the forked workers
-    kinds = tuple(bots) or ("random",) * len(config.families)
-    summary = Summary(config.families, kinds)
+    kinds = parse_bots(tuple(bots) or ("random",), len(config.families), registry)
+    summary = Summary(config.families, tuple(kind.text for kind in kinds))
     start = time.perf_counter()
     done = 0
-    if jobs <= 1 or games <= _CHUNK or "fork" not in multiprocessing.get_all_start_methods():
-        for seeds in _chunks(config.seed, games):
+    size = chunk_size(kinds)
+    if jobs <= 1 or games <= size or "fork" not in multiprocessing.get_all_start_methods():
+        for seeds in _chunks(config.seed, games, size):
             summary.merge(play_games(config, seeds, registry, kinds))
             done += len(seeds)
             if progress is not None:
@@ -179,10 +199,10 @@ def simulate(
         _JOB = (config, registry, kinds)
         try:
             # No more processes than shares of games: the others would only idle.
-            processes = min(jobs, -(-games // _CHUNK))
+            processes = min(jobs, -(-games // size))
             context = multiprocessing.get_context("fork")
             with context.Pool(processes, initializer=_ignore_interrupts) as pool:
-                for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games)):
+                for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games, size)):
                     summary.merge(part)
                     done += part.games
                     if progress is not None:
@@ -217,7 +237,8 @@ def simulate_command(
     config = game_config(args, registry, args.seed)
     # One game up front, so that a bad choice fails before any is played.
     first = Game.new(config, registry=registry, record=False)
-    kinds = _bot_kinds(args.bots, len(config.families))
+    kinds = tuple(args.bots)
+    parse_bots(kinds, len(config.families), registry)  # a bad choice fails before any game
     terminal = sys.stderr is not None and sys.stderr.isatty()
     show = args.progress == "always" or (args.progress == "auto" and terminal)
     progress = progress_bar(args.games, sys.stderr) if show else None
@@ -265,14 +286,3 @@ def simulate_command(
 
 def _text(value: object) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _bot_kinds(given: Sequence[str], seats: int) -> tuple[str, ...]:
-    for kind in given:
-        if kind not in BOTS:
-            raise ConfigError(f"unknown bot {kind!r} (known bots: {', '.join(sorted(BOTS))})")
-    if len(given) == 1:
-        return tuple(given) * seats
-    if len(given) != seats:
-        raise ConfigError(f"--bots names {len(given)} bots for {seats} seats: name 1 or {seats}")
-    return tuple(given)

@@ -22,7 +22,8 @@ import sys
 from collections.abc import Callable, Mapping
 from typing import TextIO
 
-from .bots import Bot, RandomBot, bot_seed
+from .bots.kinds import parse_bots
+from .bots.play import Bot, bot_seed
 from .choices import game_config
 from .core.config import COLOURS
 from .core.decisions import Answer, Placement
@@ -250,12 +251,13 @@ def play_command(
         )
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
     config = game_config(args, registry, seed)
-    game = Game.new(config, registry=registry)
     you = families[args.seat - 1]
+    others = [(seat, family) for seat, family in enumerate(families) if family != you]
+    choices = parse_bots(args.bots, len(others), registry, seats="other seats")
+    game = Game.new(config, registry=registry)
     bots: dict[str, Bot] = {
-        family: RandomBot(bot_seed(seed, seat))
-        for seat, family in enumerate(families)
-        if family != you
+        family: choice.make(random.Random(bot_seed(seed, seat)), registry)
+        for (seat, family), choice in zip(others, choices, strict=True)
     }
     stream = out if out is not None else sys.stdout
     if read is read_line and isinstance(sys.stdin, io.TextIOWrapper):
@@ -263,6 +265,10 @@ def play_command(
     print(
         f"Oriflamme: {len(families)} families, sets {','.join(config.sets)}, seed {seed} "
         f"(replay with --seed {seed}).",
+        file=stream,
+    )
+    print(
+        "Bots: " + ", ".join(f"{f} {c.text}" for (_, f), c in zip(others, choices, strict=True)),
         file=stream,
     )
     return TerminalGame(game, you, bots, read, stream).run()

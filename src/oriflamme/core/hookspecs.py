@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from .ability import Ability
+from .botkinds import BotKind
 from .events import HOOKS as EVENT_HOOK_NAMES
 from .events import (
     Bribed,
@@ -144,6 +145,24 @@ def register_decision_kinds() -> Sequence[DecisionKind]:
 
 
 @hookspec
+def register_bot_kinds() -> Sequence[BotKind]:
+    """Return the kinds of bot this plugin provides, in a list of
+    :class:`~oriflamme.BotKind` objects: a house-rule author's bot that knows the
+    plugin's cards, say.
+
+    Called once per registry. A kind's ``name`` (lowercase snake_case) is what
+    ``--bots`` takes; it must not be a built-in kind's (``random``, ``heuristic``,
+    ``ismcts``) nor another plugin's. ``help`` is a ``str``; ``make`` is called as
+    ``make(rng, registry, **settings)`` and returns a bot (an object with
+    ``choose(observation)``); ``settings`` is a list of at most 32
+    :class:`~oriflamme.BotSetting` (name, ``int``/``float``/``str`` type, default of
+    that type or None, help, choices or bounds). Anything else leaves the plugin out,
+    with the reason, as for every ``register_*`` hook.
+    """
+    raise NotImplementedError  # a specification: pluggy never calls it
+
+
+@hookspec
 def game_started(game: Effects, event: GameStarted) -> None:
     """A new game has been set up (hands dealt, first player chosen); nothing is placed."""
 
@@ -228,5 +247,6 @@ HOOKS: tuple[str, ...] = (
     "register_variants",
     "register_decision_kinds",
     "replace_abilities",
+    "register_bot_kinds",
     *EVENT_HOOKS.values(),
 )

@@ -21,6 +21,7 @@ import pluggy
 
 from . import hookspecs
 from .ability import Ability
+from .botkinds import BotKind
 from .cardlist import card_list
 from .cardsets import CardDef, CardSet
 from .config import GameConfig
@@ -203,6 +204,7 @@ class Registry:
                     "sets": [s.name for s in part.sets] if part else [],
                     "cards": [k for s in part.sets for k in s.keys] if part else [],
                     "abilities": sorted(part.abilities) if part else [],
+                    "bots": [b.name for b in part.bot_kinds] if part else [],
                     "variants": [
                         {
                             "name": v.name,
@@ -254,6 +256,12 @@ class Registry:
     def abilities(self) -> Mapping[str, Ability]:
         """Every implemented ability, by card key."""
         return self._collected().abilities
+
+    @property
+    def bot_kinds(self) -> Mapping[str, BotKind]:
+        """The bot kinds plugins register, by name (the built-in kinds are in
+        :func:`oriflamme.bots.bot_kinds`, which lists them all)."""
+        return self._collected().bot_kinds
 
     @property
     def variants(self) -> Mapping[str, Variant]:

@@ -20,6 +20,7 @@ import attrs
 import pluggy
 
 from .ability import Ability
+from .botkinds import BotKind, check_bot_kind, merged_bot_kinds
 from .cardsets import KEY_RULE, CardDef, CardSet, is_key
 from .errors import OriflammeError, PluginError
 from .events import EVENT_TYPES
@@ -56,6 +57,7 @@ class Contribution:
     abilities: Mapping[str, Ability] = attrs.field(factory=dict)
     variants: tuple[Variant, ...] = ()
     kinds: tuple[DecisionKind, ...] = ()
+    bot_kinds: tuple[BotKind, ...] = ()
     hooks: tuple[str, ...] = ()
 
 
@@ -69,6 +71,7 @@ class Tables:
     ability_plugins: Mapping[str, str]  # card key -> the plugin that implements it
     variants: Mapping[str, Variant]
     kinds: Mapping[str, DecisionKind]
+    bot_kinds: Mapping[str, BotKind]  # the plugins' bot kinds (the built-in ones apart)
     observers: Mapping[type[Any], Any]  # event type -> pluggy hook caller of its observers
     hook_plugins: Mapping[CodeType, str]  # event hook implementation's code -> plugin
     observing: frozenset[str]  # plugins that implement an event hook
@@ -161,6 +164,7 @@ class Tables:
             ability_plugins=ability_plugins,
             variants=variants,
             kinds=kinds,
+            bot_kinds=merged_bot_kinds(contributions),
             observers=observers,
             hook_plugins=hook_plugins,
             observing=frozenset(observing),
@@ -233,12 +237,18 @@ def _contribution(manager: pluggy.PluginManager, name: str) -> Contribution:
         )
     )
     _unique([k.name for k in kinds], "register_decision_kinds: decision kind")
+    bots = tuple(
+        check_bot_kind(given, name)
+        for given in _sequence(manager, name, "register_bot_kinds", hooks, "BotKind objects")
+    )
+    _unique([b.name for b in bots], "register_bot_kinds: bot kind")
     return Contribution(
         plugin=name,
         sets=sets,
         abilities=abilities,
         variants=variants,
         kinds=kinds,
+        bot_kinds=bots,
         hooks=hooks,
     )
 

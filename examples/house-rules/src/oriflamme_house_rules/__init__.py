@@ -1,4 +1,5 @@
-"""House rules for oriflamme, as one plugin: a new card, a changed card, a changed rule."""
+"""House rules for oriflamme, as one plugin: a new card, a changed card, a changed rule,
+and a bot that knows the new card."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import Any
 
-from oriflamme import Ability, Effects, Variant, hookimpl
+from oriflamme import Ability, BotKind, Effects, Variant, hookimpl
 from oriflamme.events import Eliminated
 
+from .bot import HOUSE_BOT
 from .generous_heir import GENEROUS_HEIR, GenerousHeir
 from .jester import Jester
 
@@ -34,6 +36,12 @@ def register_abilities() -> Mapping[str, Ability]:
 @hookimpl
 def register_variants() -> Sequence[Variant]:
     return [GENEROUS_HEIR, BOUNTY]
+
+
+@hookimpl
+def register_bot_kinds() -> Sequence[BotKind]:
+    # A bot for the house cards: the heuristic bot, with advice on the Jester.
+    return [HOUSE_BOT]
 
 
 @hookimpl

@@ -1,0 +1,68 @@
+"""The ladder drawn: win rates with their intervals beside each match's fair share, and
+the bots' Elo ratings. Needs matplotlib, the optional extra ``oriflamme[plot]``."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from ..core.errors import ConfigError
+
+Plot = Callable[[dict[str, Any], str], None]
+
+
+def check_plot(path: str) -> Plot:
+    """The function that draws a ladder into ``path``, once the file is known to be a
+    PNG that can be written and matplotlib is there: refused before any game is played."""
+    if not path.lower().endswith(".png"):
+        raise ConfigError(f"--plot writes a PNG file: its name ends in .png, not {path!r}")
+    folder = Path(path).parent
+    if not folder.is_dir():
+        raise ConfigError(f"--plot {path}: no folder {str(folder)!r} to write it in")
+    try:
+        import matplotlib  # noqa: PLC0415 - an optional extra, imported when asked for
+    except ImportError:
+        raise ConfigError(
+            "--plot needs matplotlib: pip install 'oriflamme[plot]' (or matplotlib)"
+        ) from None
+    matplotlib.use("Agg")  # a file, never a window
+    return draw
+
+
+def draw(data: dict[str, Any], path: str) -> None:
+    """Draw the ladder ``data`` (see :func:`oriflamme.bots.ladder.summary`) into ``path``."""
+    import matplotlib.pyplot as plt  # noqa: PLC0415 - an optional extra
+
+    rows = data["matches"]
+    bots = data["bots"]
+    figure, (left, right) = plt.subplots(
+        1, 2, figsize=(11, 1.6 + 0.55 * max(len(rows), len(bots))), width_ratios=(3, 2)
+    )
+    labels = [
+        f"{r['challenger']}\nvs {round(1 / r['fair_share']) - 1} x {r['field']}" for r in rows
+    ]
+    rates = [100 * r["win_rate"] for r in rows]
+    below = [100 * (r["win_rate"] - r["ci95"][0]) for r in rows]
+    above = [100 * (r["ci95"][1] - r["win_rate"]) for r in rows]
+    places = list(range(len(rows)))[::-1]
+    left.barh(places, rates, xerr=[below, above], color="#4c72b0", capsize=4)
+    for place, row, rate in zip(places, rows, rates, strict=True):
+        fair = 100 * row["fair_share"]
+        left.plot([fair, fair], [place - 0.4, place + 0.4], color="#c44e52", linestyle="--")
+        # Beside the interval's end, so that the bar's figure never sits on it.
+        left.text(100 * row["ci95"][1] + 1.5, place, f"{rate:.1f}%", va="center", fontsize=8)
+    left.set_yticks(places, labels, fontsize=8)
+    left.set_xlim(0, 110)
+    left.set_xlabel("challenger's win rate, % (95% CI; dashed: fair share)")
+    names = [b["bot"] for b in bots]
+    ratings = [b["elo"] for b in bots]
+    right.bar(range(len(bots)), ratings, color="#55a868")
+    right.set_xticks(range(len(bots)), names, rotation=20, ha="right", fontsize=8)
+    right.set_ylabel(f"Elo ({data['anchor']} = 0)")
+    for place, rating in enumerate(ratings):
+        right.text(place, rating, f"{rating:+.0f}", ha="center", va="bottom", fontsize=8)
+    figure.suptitle(data.get("heading", "ladder"), fontsize=9)
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+    plt.close(figure)

@@ -1,0 +1,85 @@
+"""The statistics of a ladder: win rates with their 95% confidence intervals, and Elo
+ratings fitted to every game played.
+
+A game of Oriflamme has one winner among 3 to 5 families (or a few, sharing the win).
+Ratings follow the Luce choice model, the many-player form of Bradley-Terry and of
+Elo's own model: a bot of strength ``s`` wins a game against the others at the table
+with probability ``s / (sum of every seat's strength)``. An Elo rating is
+``400 * log10(s)``, so 400 points are odds of 10 to 1 between two bots, as in chess.
+Strengths are fitted by maximum likelihood with Hunter's MM algorithm (2004), a shared
+win counting as a share of a win.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import attrs
+
+#: The normal quantile of a two-sided 95% interval.
+Z95 = 1.959963984540054
+#: Stop when no strength moves by more than this fraction.
+TOLERANCE = 1e-10
+MAX_ROUNDS = 100_000
+
+
+def wilson(share: float, games: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate of ``share`` wins in ``games`` games
+    (a shared win counts as its share)."""
+    if games <= 0:
+        return 0.0, 1.0
+    rate = share / games
+    middle = rate + z * z / (2 * games)
+    spread = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games))
+    scale = 1 + z * z / games
+    # At a rate of 0 or 1 the interval reaches that end exactly (rounding aside).
+    low = 0.0 if rate <= 0 else max(0.0, (middle - spread) / scale)
+    high = 1.0 if rate >= 1 else min(1.0, (middle + spread) / scale)
+    return low, high
+
+
+@attrs.frozen
+class Tally:
+    """How many games were played at one kind of table and who won them: ``seats``
+    maps each bot to its number of seats, ``wins`` each bot to its wins (shares)."""
+
+    seats: Mapping[str, int]
+    games: int
+    wins: Mapping[str, float]
+
+
+def elo(tables: Sequence[Tally], anchor: str) -> dict[str, float]:
+    """Every bot's Elo rating from ``tables``, ``anchor`` at 0.
+
+    Each bot also gets one virtual game against the anchor, a half win for each, so
+    that a bot that never won (or never lost) still gets a finite rating; it weighs
+    next to nothing beside a few hundred real games.
+    """
+    bots = sorted({bot for table in tables for bot in table.seats} | {anchor})
+    strength = dict.fromkeys(bots, 1.0)
+    virtual = [
+        Tally({bot: 1, anchor: 1}, 1, {bot: 0.5, anchor: 0.5}) for bot in bots if bot != anchor
+    ]
+    everything = [*tables, *virtual]
+    wins = dict.fromkeys(bots, 0.0)
+    for table in everything:
+        for bot, won in table.wins.items():
+            wins[bot] += won
+    for _ in range(MAX_ROUNDS):
+        exposure = dict.fromkeys(bots, 0.0)
+        for table in everything:
+            total = sum(strength[bot] * n for bot, n in table.seats.items())
+            for bot, n in table.seats.items():
+                exposure[bot] += table.games * n / total
+        moved = 0.0
+        updated = {}
+        for bot in bots:
+            new = wins[bot] / exposure[bot]
+            moved = max(moved, abs(new - strength[bot]) / strength[bot])
+            updated[bot] = new
+        base = updated[anchor]
+        strength = {bot: value / base for bot, value in updated.items()}
+        if moved < TOLERANCE:
+            break
+    return {bot: 400 * math.log10(strength[bot]) for bot in bots}
