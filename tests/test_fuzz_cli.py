@@ -413,9 +413,16 @@ def test_a_reader_that_stops_after_a_line_is_no_error() -> None:
 
 def test_ctrl_c_stops_a_simulation_on_many_processes_quietly() -> None:
     argv = _oriflamme("simulate", "--games", str(10**6), "--jobs", "2", "--no-plugins")
-    with subprocess.Popen(
-        argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
-    ) as process:
+    # Ctrl-C as a terminal delivers it, even when these tests run as a background job,
+    # whose commands inherit SIGINT ignored: a handled signal is default after exec.
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        process = subprocess.Popen(
+            argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True
+        )
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    with process:
         time.sleep(2)  # the workers are playing by now
         os.killpg(process.pid, signal.SIGINT)  # as Ctrl-C reaches every process of the group
         out, err = process.communicate(timeout=PROCESS_SECONDS)
