@@ -1,0 +1,144 @@
+"""A fixed, discrete action space covering every decision of every card.
+
+Learning libraries want the same numbered actions at every step, with a mask of those
+legal now. An :class:`ActionSpace` is made for a card list and numbers, in blocks:
+
+=========  ============================  ===========================================
+block      size                          action
+=========  ============================  ===========================================
+place      ``K * (2 + N)``               card type ``k`` (its index in the card list)
+                                         at the first end, the last end, or on
+                                         position ``i`` (``0 <= i < N``)
+reveal     2                             reveal, keep face down
+target     ``N``                         position ``i``
+move       ``N``                         to position ``i``
+twin       ``2 + N``                     first end, last end, on position ``i``
+choose     ``len(words)``                each named choice (``gain``, ``repeat``...)
+other      ``M``                         option ``j`` of any other question (a
+                                         plugin's kind, a word not named above)
+=========  ============================  ===========================================
+
+``K`` is the number of distinct card types of the list, ``N`` is :data:`POSITIONS` (no
+queue of five families grows past it: each places six cards and may add a Twin) and
+``M`` is :data:`OTHER`. Two copies of one card type in a hand are one action: they are
+the same card to play. Reading an action back takes the first matching option of the
+decision, so every legal action is an answer the engine accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..core.decisions import FIRST, LAST, Answer, Decision, Placement
+from ..core.errors import OriflammeError
+from ..core.observation import Observation
+
+#: Queue positions an action can name.
+POSITIONS = 40
+#: Options of another question an action can name, by their order.
+OTHER = 16
+#: The named choices of the built-in cards (the Plot's).
+WORDS = ("gain", "repeat")
+
+
+class ActionError(OriflammeError):
+    """An action that is not legal now, or an option no action can name."""
+
+
+class ActionSpace:
+    """The actions of games of one card list (see the module's table)."""
+
+    def __init__(self, cards: Sequence[str], words: Sequence[str] = WORDS) -> None:
+        self.cards = tuple(dict.fromkeys(cards))
+        self.words = tuple(dict.fromkeys(words))
+        self._card = {key: index for index, key in enumerate(self.cards)}
+        self._word = {word: index for index, word in enumerate(self.words)}
+        spot = 2 + POSITIONS
+        self.place = 0
+        self.reveal = self.place + len(self.cards) * spot
+        self.target = self.reveal + 2
+        self.move = self.target + POSITIONS
+        self.twin = self.move + POSITIONS
+        self.choose = self.twin + spot
+        self.other = self.choose + len(self.words)
+        self.size = self.other + OTHER
+
+    def encode(self, observation: Observation, option: Answer) -> int:
+        """The action of ``option``, one of the decision ``observation`` is asked."""
+        decision = _asked(observation)
+        kind = decision.kind
+        if kind == "place" and isinstance(option, Placement):
+            key = observation.key(option.card)
+            if key is None or key not in self._card:
+                raise ActionError(f"card {option.card} is not one of the card list's types")
+            return self.place + self._card[key] * (2 + POSITIONS) + _spot(option.at)
+        if kind == "reveal" and type(option) is bool:
+            return self.reveal + (0 if option else 1)
+        if kind in ("target", "move") and type(option) is int and 0 <= option < POSITIONS:
+            return (self.target if kind == "target" else self.move) + option
+        if kind == "twin" and (type(option) is int or option in (FIRST, LAST)):
+            return self.twin + _spot(option)
+        if kind == "choose" and type(option) is str and option in self._word:
+            return self.choose + self._word[option]
+        index = next((i for i, o in enumerate(decision.options) if o == option), None)
+        if index is None:
+            raise ActionError(f"{option!r} is not an option of the {kind} question asked")
+        if index >= OTHER:
+            raise ActionError(f"option {index} of a {kind} question is past the {OTHER} named")
+        return self.other + index
+
+    def mask(self, observation: Observation) -> list[bool]:
+        """Which actions are legal now (none when this family is not asked)."""
+        legal = [False] * self.size
+        if observation.asked:
+            for option in _asked(observation).options:
+                legal[self.encode(observation, option)] = True
+        return legal
+
+    def decode(self, observation: Observation, action: int) -> Answer:
+        """The answer ``action`` stands for now; :class:`ActionError` if it is not legal."""
+        for option in _asked(observation).options:
+            if self.encode(observation, option) == action:
+                return option
+        raise ActionError(f"action {action} is not legal now")
+
+    def describe(self, action: int) -> str:
+        """What ``action`` means, in words (for documentation and debugging)."""
+        if not 0 <= action < self.size:
+            raise ActionError(f"action {action} is not one of 0 to {self.size - 1}")
+        spot = 2 + POSITIONS
+        if action < self.reveal:
+            card, at = divmod(action - self.place, spot)
+            return f"place {self.cards[card]} {_spot_words(at)}"
+        if action < self.target:
+            return "reveal" if action == self.reveal else "keep face down"
+        if action < self.move:
+            return f"target position {action - self.target}"
+        if action < self.twin:
+            return f"move to position {action - self.move}"
+        if action < self.choose:
+            return f"place the Twin {_spot_words(action - self.twin)}"
+        if action < self.other:
+            return f"choose {self.words[action - self.choose]}"
+        return f"option {action - self.other} of another question"
+
+
+def _asked(observation: Observation) -> Decision:
+    decision = observation.decision
+    if decision is None or not observation.asked:
+        raise ActionError(f"{observation.family or 'a spectator'} is not asked anything now")
+    return decision
+
+
+def _spot(at: object) -> int:
+    if at == FIRST:
+        return 0
+    if at == LAST:
+        return 1
+    if type(at) is int and 0 <= at < POSITIONS:
+        return 2 + at
+    raise ActionError(f"{at!r} is not a place an action can name")
+
+
+def _spot_words(spot: int) -> str:
+    return ("at the first end", "at the last end")[spot] if spot < 2 else f"on {spot - 2}"

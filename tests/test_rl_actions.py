@@ -1,0 +1,89 @@
+"""The fixed action space: every option of every decision, in seeded games of every
+kind, has its own action, reads back as itself, and only legal actions are masked in."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from oriflamme import Game, GameConfig, Registry
+from oriflamme.rl.actions import POSITIONS, ActionError, ActionSpace
+
+CONFIGS = [
+    GameConfig(families=("red", "blue", "green"), sets=("base",)),
+    GameConfig(families=("red", "blue", "green", "yellow"), sets=("ablaze",)),
+    GameConfig(families=tuple("abcde"), sets=("base", "ablaze"), size=12),
+    GameConfig(cards=("soldier", "archer", "lord", "heir") * 2 + ("spy", "plot")),
+]
+
+
+@pytest.mark.parametrize("number", range(12))
+def test_every_option_has_its_own_action_and_reads_back(number: int) -> None:
+    seed = 900 + number
+    print(f"seed {seed}")
+    registry = Registry(entry_points=False)
+    config = CONFIGS[number % len(CONFIGS)]
+    game = Game.new(config, registry=registry, seed=seed)
+    space = ActionSpace(game.cards)
+    rng = random.Random(seed)
+    kinds = set()
+    while not game.over:
+        decision = game.decision
+        assert decision is not None
+        seen = game.observe(decision.family)
+        options = list(decision.options)
+        actions = [space.encode(seen, option) for option in options]
+        assert all(0 <= action < space.size for action in actions)
+        mask = space.mask(seen)
+        assert {i for i, legal in enumerate(mask) if legal} == set(actions)
+        for option, action in zip(options, actions, strict=True):
+            answer = space.decode(seen, action)
+            assert space.encode(seen, answer) == action
+            if len(set(actions)) == len(actions):  # no two copies of one card in hand
+                assert answer == option
+        illegal = next(i for i, legal in enumerate(mask) if not legal)
+        with pytest.raises(ActionError, match=f"action {illegal} is not legal now"):
+            space.decode(seen, illegal)
+        for other in game.families:
+            if other != decision.family:
+                assert not any(space.mask(game.observe(other)))
+        kinds.add(decision.kind)
+        game.answer(space.decode(seen, rng.choice(actions)))
+    assert {"place", "reveal"} <= kinds
+
+
+def test_the_blocks_are_described_in_words() -> None:
+    space = ActionSpace(["soldier", "archer"])
+    assert space.size == 2 * (2 + POSITIONS) + 2 + 2 * POSITIONS + (2 + POSITIONS) + 2 + 16
+    assert space.describe(0) == "place soldier at the first end"
+    assert space.describe(2 + POSITIONS + 4) == "place archer on 2"
+    assert space.describe(space.reveal + 1) == "keep face down"
+    assert space.describe(space.move + 4) == "move to position 4"
+    assert space.describe(space.choose + 1) == "choose repeat"
+    with pytest.raises(ActionError, match="not one of 0 to"):
+        space.describe(space.size)
+
+
+def test_every_kind_of_question_is_met_and_named() -> None:
+    registry = Registry(entry_points=False)
+    met: dict[str, int] = {}
+    for seed in range(80):
+        game = Game.new(
+            GameConfig(families=tuple("abcd"), sets=("base", "ablaze"), size=14),
+            registry=registry,
+            seed=seed,
+        )
+        space = ActionSpace(game.cards)
+        rng = random.Random(seed)
+        while not game.over:
+            decision = game.decision
+            assert decision is not None
+            seen = game.observe(decision.family)
+            actions = [space.encode(seen, option) for option in decision.options]
+            block = space.describe(actions[0]).split()[0]
+            met[decision.kind] = met.get(decision.kind, 0) + 1
+            assert block in {"place", "reveal", "keep", "target", "move", "choose"}
+            game.answer(space.decode(seen, rng.choice(actions)))
+    print(f"questions met in 80 games (seeds 0 to 79): {met}")
+    assert set(met) == {"place", "reveal", "target", "move", "twin", "choose"}
