@@ -21,15 +21,13 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.web_server import server_process
+from tests.web_server import call, server_process
 
 from oriflamme.simulate import progress_bar
 
@@ -48,15 +46,8 @@ class Tally:
 
 
 def request(method: str, url: str, body: object = None) -> tuple[int, Any]:
-    data = json.dumps(body).encode() if body is not None else None
-    ask = urllib.request.Request(url, data=data, method=method)
-    ask.add_header("Content-Type", "application/json")
-    try:
-        with urllib.request.urlopen(ask, timeout=60) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        with exc:
-            return exc.code, exc.read()
+    status, found, _ = call(method, url, body)
+    return status, found
 
 
 def watch(url: str, tally: Tally, stop: threading.Event) -> None:

@@ -16,7 +16,7 @@ import oriflamme_house_rules
 import pytest
 from websockets.sync.client import connect
 
-from .web_server import call, get, post, server_thread
+from .web_server import answer, call, get, post, server_thread
 
 SEED = 7
 
@@ -59,11 +59,7 @@ def play(url: str, made: dict[str, Any], rng: random.Random, answers: int | None
         family, seen = turn(url, made["id"], tokens)
         if seen["phase"] == "end":
             return
-        answer = rng.choice(seen["answers"])
-        status, after = post(
-            f"{url}/api/games/{made['id']}/answer?token={tokens[family]}", {"answer": answer}
-        )
-        assert status == 200, after
+        after = answer(url, made["id"], tokens[family], rng.choice(seen["answers"]))
         assert after["step"] == seen["step"] + 1
         answers = None if answers is None else answers - 1
 
@@ -248,11 +244,7 @@ def test_replay_rebuilds_each_step_as_that_seat_saw_it(url: str) -> None:
     for _ in range(6):
         family, seen = turn(url, game, tokens)
         seen_at[seen["step"]] = view(url, game, tokens["red"])
-        answer = rng.choice(seen["answers"])
-        assert (
-            post(f"{url}/api/games/{game}/answer?token={tokens[family]}", {"answer": answer})[0]
-            == 200
-        )
+        answer(url, game, tokens[family], rng.choice(seen["answers"]))
     for step, then in seen_at.items():
         status, replayed = get(f"{url}/api/games/{game}/replay?token={tokens['red']}&step={step}")
         assert status == 200

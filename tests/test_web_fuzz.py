@@ -15,6 +15,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from oriflamme.web.creation import FIELDS
+
 from .fuzzing import FUZZ
 from .web_server import call, get, server_thread
 
@@ -37,17 +39,6 @@ values = st.recursive(
     ),
     max_leaves=12,
 )
-FIELDS = [
-    "families",
-    "sets",
-    "size",
-    "cards",
-    "variants",
-    "seed",
-    "without",
-    "bots",
-    "first_player",
-]
 creations = st.dictionaries(st.sampled_from([*FIELDS, "extra"]), values, max_size=6)
 
 

@@ -31,7 +31,7 @@ from websockets.sync.client import ClientConnection, connect
 from oriflamme import Game, Registry
 from oriflamme.web.views import build_view
 
-from .web_server import get, post, server_thread
+from .web_server import answer, get, post, server_thread
 
 GAMES = int(os.environ.get("ORIFLAMME_LEAK_GAMES", "8"))
 SEED = int(os.environ.get("ORIFLAMME_LEAK_SEED", "2026"))
@@ -148,11 +148,7 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
             if not asked:
                 continue  # a bot's turn
             (family,) = asked
-            answer = rng.choice(views[family]["answers"])
-            status, found = post(
-                f"{url}/api/games/{game}/answer?token={tokens[family]}", {"answer": answer}
-            )
-            assert status == 200, found
+            answer(url, game, tokens[family], rng.choice(views[family]["answers"]))
         final = views[None]["step"]
         for seat, socket in sockets.items():
             for frame in drain(socket, final):
@@ -172,6 +168,6 @@ def replayed(db: Path, game: str, step: int, registry: Registry) -> Game:
             (game, step),
         ).fetchall()
     played = Game.from_json(initial, registry=registry)
-    for family, answer in answers:
-        played.answer(json.loads(answer), family=family)
+    for family, given in answers:
+        played.answer(json.loads(given), family=family)
     return played

@@ -22,7 +22,7 @@ from websockets.sync.client import connect
 
 from oriflamme.web.store import LAYOUT, Seat, Store, StoreError, seat_of, token_hash
 
-from .web_server import get, post, server_process
+from .web_server import answer, get, post, server_process
 
 SEED = 31
 
@@ -51,11 +51,7 @@ def play_red(
         view = wait_for(url, made["id"], made["seats"]["red"], my_turn)
         if view["phase"] == "end":
             break
-        answer = rng.choice(view["answers"])
-        status, after = post(
-            f"{url}/api/games/{made['id']}/answer?token={made['seats']['red']}", {"answer": answer}
-        )
-        assert status == 200, after
+        after = answer(url, made["id"], made["seats"]["red"], rng.choice(view["answers"]))
     return after
 
 

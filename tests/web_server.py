@@ -123,3 +123,10 @@ def get(url: str) -> tuple[int, Any]:
 def post(url: str, body: object) -> tuple[int, Any]:
     status, found, _ = call("POST", url, body)
     return status, found
+
+
+def answer(url: str, game: str, token: str, given: object) -> dict[str, Any]:
+    """``given`` answered by the seat of ``token``, which must be accepted: the new view."""
+    status, found = post(f"{url}/api/games/{game}/answer?token={token}", {"answer": given})
+    assert status == 200, found
+    return found  # type: ignore[no-any-return]

@@ -11,6 +11,7 @@ from ..core.observation import Observation
 from . import advice as rules
 from .advice import INTRIGUES, CardAdvice, activation, horizon, kill_value, stake, worth
 from .moves import best_move, move_value
+from .play import pending
 from .reading import BAITS, LAST_ROUND, Table
 
 #: Keys whose ability picks a card to eliminate, by the method that receives the answer.
@@ -82,9 +83,7 @@ class HeuristicBot:
         self.advice: dict[str, CardAdvice] = dict(advice or {})
 
     def choose(self, observation: Observation) -> Answer:
-        decision = observation.decision
-        if decision is None:
-            raise ValueError("there is no decision to answer")
+        decision = pending(observation)
         options = decision.options
         if len(options) == 1:
             return options[0]
@@ -95,9 +94,7 @@ class HeuristicBot:
 
     def scores(self, observation: Observation) -> list[float]:
         """A score for each option of the pending decision: the bot plays the highest."""
-        decision = observation.decision
-        if decision is None:
-            raise ValueError("there is no decision to answer")
+        decision = pending(observation)
         table = Table(observation, self.advice)
         kind = decision.kind
         options = decision.options

@@ -29,6 +29,7 @@ from ..core.game import Game
 from ..core.observation import Observation
 from ..core.plugins import Registry
 from .heuristic import HeuristicBot
+from .play import pending
 
 PLAYOUTS = ("heuristic", "random")
 #: The iterations a decision gets by default: under a second on a 2-core laptop.
@@ -84,9 +85,7 @@ class IsmctsBot:
         self.last_iterations = 0
 
     def choose(self, observation: Observation) -> Answer:
-        decision = observation.decision
-        if decision is None:
-            raise ValueError("there is no decision to answer")
+        decision = pending(observation)
         options = decision.options
         if len(options) == 1:
             return options[0]

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
 from ..core.config import GameConfig
-from ..core.decisions import Answer
+from ..core.decisions import Answer, Decision
 from ..core.game import Game
 from ..core.observation import Observation
 from ..core.plugins import Registry
@@ -22,6 +22,14 @@ class Bot(Protocol):
     def choose(self, observation: Observation) -> Answer:
         """One of ``observation.decision.options``, chosen from what the observation shows."""
         ...
+
+
+def pending(observation: Observation) -> Decision:
+    """The decision a bot is handed ``observation`` to answer (ValueError if none)."""
+    decision = observation.decision
+    if decision is None:
+        raise ValueError("there is no decision to answer")
+    return decision
 
 
 def bot_seed(game_seed: int, seat: int) -> int:

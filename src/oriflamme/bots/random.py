@@ -6,7 +6,7 @@ import random
 
 from ..core.decisions import Answer
 from ..core.observation import Observation
-from .play import Bot
+from .play import Bot, pending
 
 
 class RandomBot:
@@ -22,9 +22,7 @@ class RandomBot:
         self._random = rng.random
 
     def choose(self, observation: Observation) -> Answer:
-        decision = observation.decision
-        if decision is None:
-            raise ValueError("there is no decision to answer")
+        decision = pending(observation)
         options = decision.options
         # floor(random() * n) is uniform up to n / 2**53, far below anything a game of
         # a few dozen options can show, and a third of the cost of randrange.
