@@ -19,7 +19,7 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot,rl,study]'
 	touch $(STAMP)
 
 play: $(STAMP)

@@ -88,6 +88,38 @@ def queue_lines(words: Words) -> list[str]:
     return lines or ["  (empty)"]
 
 
+def view_lines(words: Words) -> list[str]:
+    """The table as ``words``' family sees it: round, Influence, queue, its own cards,
+    and the face-up piles (what the terminal shows before each question)."""
+    seen = words.seen
+    you = seen.family
+    lines = [
+        f"=== Round {seen.round} of 6, {seen.phase} phase, first player: {seen.first_player} ===",
+        "Influence: "
+        + ", ".join(f"{f} {n}" + (" (you)" if f == you else "") for f, n in seen.influence.items()),
+    ]
+    arrow = "left to right" if seen.direction == "rightward" else "right to left"
+    lines.append(f"Queue, in resolution order (on the table it runs {arrow}):")
+    lines += queue_lines(words)
+    order = {key: i for i, key in enumerate(seen.cards)}
+
+    def listed(cards: tuple[CardId, ...]) -> str:
+        ordered = sorted(cards, key=lambda c: order.get(seen.key(c) or "", len(order)))
+        return ", ".join(words.short(c) for c in ordered)
+
+    if you is not None:
+        lines.append("Your hand: " + (listed(seen.hand) or "empty"))
+        lines.append("Set aside (only you see them): " + (listed(seen.set_aside) or "none"))
+    reserves = [f"{f}: {listed(cs)}" for f, cs in seen.reserve.items() if cs]
+    if reserves:
+        lines.append("Reserves (face up): " + "; ".join(reserves))
+    for name, pile in (("Discarded", seen.discarded), ("Eliminated", seen.eliminated)):
+        cards = [f"{f}: {listed(cs)}" for f, cs in pile.items() if cs]
+        if cards:
+            lines.append(f"{name}: " + "; ".join(cards))
+    return lines
+
+
 def answer_text(kind: DecisionKind, words: Words, decision: Decision, answer: Answer) -> str:
     """One legal answer, in words."""
     return kind.option(decision, answer, words)

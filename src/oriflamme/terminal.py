@@ -29,9 +29,8 @@ from .core.config import COLOURS
 from .core.decisions import Answer, Placement
 from .core.errors import ConfigError
 from .core.game import Game
-from .core.identity import CardId
 from .core.plugins import Registry
-from .describe import Words, answer_text, event_text, question_text, queue_lines
+from .describe import Words, answer_text, event_text, question_text, view_lines
 
 #: Characters of an answer line kept; no answer is longer than a few digits.
 MAX_LINE = 1000
@@ -152,38 +151,10 @@ class TerminalGame:
         self.seen = len(events)
 
     def show(self, words: Words) -> None:
-        seen = words.seen
         self.show_news(words)
         self.say("")
-        self.say(
-            f"=== Round {seen.round} of 6, {seen.phase} phase, first player: "
-            f"{seen.first_player} ==="
-        )
-        self.say(
-            "Influence: "
-            + ", ".join(
-                f"{f} {n}" + (" (you)" if f == self.you else "") for f, n in seen.influence.items()
-            )
-        )
-        arrow = "left to right" if seen.direction == "rightward" else "right to left"
-        self.say(f"Queue, in resolution order (on the table it runs {arrow}):")
-        for line in queue_lines(words):
+        for line in view_lines(words):
             self.say(line)
-        order = {key: i for i, key in enumerate(seen.cards)}
-
-        def listed(cards: tuple[CardId, ...]) -> str:
-            ordered = sorted(cards, key=lambda c: order.get(seen.key(c) or "", len(order)))
-            return ", ".join(words.short(c) for c in ordered)
-
-        self.say("Your hand: " + (listed(seen.hand) or "empty"))
-        self.say("Set aside (only you see them): " + (listed(seen.set_aside) or "none"))
-        reserves = [f"{f}: {listed(cs)}" for f, cs in seen.reserve.items() if cs]
-        if reserves:
-            self.say("Reserves (face up): " + "; ".join(reserves))
-        for name, pile in (("Discarded", seen.discarded), ("Eliminated", seen.eliminated)):
-            cards = [f"{f}: {listed(cs)}" for f, cs in pile.items() if cs]
-            if cards:
-                self.say(f"{name}: " + "; ".join(cards))
 
     def choose(self, prompt: str, labels: list[str], back: bool = False) -> int | None:
         """The index the person picks among ``labels``; None for 'back' when allowed."""

@@ -29,9 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from ..core.cardsets import Setup
+from ..core.config import GameConfig
 from ..core.decisions import FIRST, LAST, Answer, Decision, Placement
 from ..core.errors import OriflammeError
 from ..core.observation import Observation
+from ..core.plugins import Registry
 
 #: Queue positions an action can name.
 POSITIONS = 40
@@ -39,6 +42,21 @@ POSITIONS = 40
 OTHER = 16
 #: The named choices of the built-in cards (the Plot's).
 WORDS = ("gain", "repeat")
+
+
+def card_pool(config: GameConfig, registry: Registry) -> tuple[str, ...]:
+    """Every card type a game of ``config`` may hold: its card list, or when each game
+    draws one from several sets, all their cards; with the reserve cards they bring.
+
+    Spaces made for the pool stay the same whatever card list a deal draws.
+    """
+    keys = list(config.cards) if config.cards is not None else list(registry.set_cards(config.sets))
+    listed = set(keys)
+    for key, card in registry.cards.items():
+        # A reserve card joins whenever the card it needs is listed (RULINGS G2, A-Twin).
+        if card.setup is Setup.RESERVE and card.requires in listed and key not in listed:
+            keys.append(key)
+    return tuple(dict.fromkeys(keys))
 
 
 class ActionError(OriflammeError):

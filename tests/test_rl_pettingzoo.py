@@ -1,0 +1,248 @@
+"""The PettingZoo environment: PettingZoo's own API and seed tests for 3, 4 and 5
+families, base, Ablaze, a mix and a card list with a house-rule card; and what it
+shows each agent (its own view only), its rewards and its text."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+import numpy as np
+import oriflamme_house_rules
+from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+
+from oriflamme import Game, Registry
+from oriflamme.core.decisions import Decision
+from oriflamme.rl.actions import ActionSpace
+from oriflamme.rl.observations import Encoding
+from oriflamme.rl.pettingzoo import env, raw_env
+from oriflamme.rl.returns import returns
+
+pytestmark = [
+    # PettingZoo's test modules import pygame's resource helpers, which warn once.
+    pytest.mark.filterwarnings("ignore:pkg_resources is deprecated:UserWarning"),
+    # api_test warns of dict observations of any game it does not list by name.
+    pytest.mark.filterwarnings("ignore:Observation is not a NumPy array:UserWarning"),
+    pytest.mark.filterwarnings("ignore:Observation space for each agent probably:UserWarning"),
+    # The agents are the families (red, blue...), as the engine names them.
+    pytest.mark.filterwarnings("ignore:We recommend agents to be named:UserWarning"),
+]
+
+HOUSE_CARDS = ("soldier", "archer", "lord", "heir", "spy", "plot", "jester", "assassination")
+
+
+def asked(game: Game) -> Decision:
+    decision = game.decision
+    assert decision is not None
+    return decision
+
+
+def random_step(game: raw_env, rng: random.Random) -> None:
+    """One random legal answer, taken through its action."""
+    decision = asked(game.game)
+    option = rng.choice(decision.options)
+    game.step(game.actions.encode(game.game.observe(decision.family), option))
+
+
+def house_registry() -> Registry:
+    registry = Registry(entry_points=False)
+    registry.register(oriflamme_house_rules, "house")
+    return registry
+
+
+def kinds() -> list[tuple[str, dict[str, Any]]]:
+    return [
+        ("3 base", {"families": 3, "sets": ("base",)}),
+        ("4 ablaze", {"families": 4, "sets": ("ablaze",)}),
+        ("5 mixed", {"families": 5, "sets": ("base", "ablaze")}),
+        ("3 house", {"families": 3, "cards": HOUSE_CARDS, "registry": house_registry()}),
+    ]
+
+
+@pytest.mark.parametrize(("name", "kwargs"), kinds(), ids=[name for name, _ in kinds()])
+def test_pettingzoos_api_test(name: str, kwargs: dict[str, Any]) -> None:
+    print(f"{name}: api_test resets with its own seeds (0 and none)")
+    api_test(env(**kwargs), num_cycles=400)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), kinds(), ids=[name for name, _ in kinds()])
+def test_pettingzoos_seed_test(name: str, kwargs: dict[str, Any]) -> None:
+    print(f"{name}: seed_test resets with seed 42")
+    seed_test(lambda: env(**kwargs), num_cycles=400)
+
+
+def play(game: Any, seed: int) -> dict[str, float]:
+    """Random legal actions to the end; the rewards each agent was last given."""
+    rng = np.random.default_rng(seed)
+    final: dict[str, float] = {}
+    for agent in game.agent_iter():
+        observation, reward, terminated, truncated, _ = game.last()
+        if terminated or truncated:
+            final[agent] = reward
+            game.step(None)
+            continue
+        legal = np.flatnonzero(observation["action_mask"])
+        game.step(int(rng.choice(legal)))
+    return final
+
+
+@pytest.mark.parametrize("reward", ["outcome", "score"])
+def test_rewards_come_at_the_end_and_follow_the_final_scores(reward: str) -> None:
+    for seed in range(6):
+        print(f"seed {seed}")
+        game = env(families=3 + seed % 3, sets=("base", "ablaze")[seed % 2 :], reward=reward)
+        game.reset(seed=seed)
+        inner = game.unwrapped
+        rewards_seen: list[float] = []
+        rng = np.random.default_rng(seed)
+        while not inner.game.over:
+            observation, reward_now, *_ = game.last()
+            rewards_seen.append(reward_now)
+            game.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+        assert set(rewards_seen) == {0.0}
+        finished = inner.game
+        final = play(game, seed)
+        assert final == returns(reward, finished.scores, finished.winners)
+        assert game.agents == []
+        if reward == "outcome":
+            assert set(final.values()) <= {1.0, 0.0, -1.0}
+            assert sum(value == 1.0 for value in final.values()) <= 1
+
+
+def test_a_seeded_reset_deals_the_engines_game_of_that_seed() -> None:
+    game = raw_env(families=4, sets=("ablaze",))
+    game.reset(seed=7)
+    assert game.game == Game.new(game.config, registry=game.registry, seed=7)
+    game.reset()
+    first = game.game
+    game.reset(seed=7)
+    game.reset()
+    assert game.game == first  # unseeded resets follow a sequence drawn from the seed
+
+
+def test_only_the_agent_asked_has_legal_actions_and_they_are_the_engines_options() -> None:
+    game = raw_env(families=5, sets=("base", "ablaze"))
+    for seed in range(4):
+        print(f"seed {seed}")
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+        while not game.game.over:
+            engine = game.game
+            decision = asked(engine)
+            assert game.agent_selection == decision.family
+            for agent in game.agents:
+                mask = game.observe(agent)["action_mask"]
+                if agent == decision.family:
+                    seen = engine.observe(agent)
+                    wanted = {game.actions.encode(seen, option) for option in decision.options}
+                    assert set(np.flatnonzero(mask)) == wanted
+                else:
+                    assert not mask.any()
+            random_step(game, rng)
+
+
+def test_an_agent_sees_only_its_own_view() -> None:
+    """What an agent is shown is the same for every deal that agrees with what it has
+    seen: another family's hand, set-aside or face-down cards change nothing."""
+    for seed in range(6):
+        print(f"seed {seed}")
+        game = raw_env(
+            families=3 + seed % 3, sets=(("base",), ("ablaze",), ("base", "ablaze"))[seed % 3]
+        )
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+        step = differed = 0
+        while not game.game.over:
+            engine = game.game
+            if step % 5 == 0:
+                for agent in game.agents:
+                    shown = game.observe(agent)
+                    game.agent_selection, acting = agent, game.agent_selection
+                    text = game.render()
+                    for other_deal in range(2):
+                        other = Game.determinise(
+                            engine.observe(agent), seed * 100 + other_deal, registry=game.registry
+                        )
+                        differed += other != engine
+                        twin = raw_env(
+                            families=game.config.families,
+                            sets=game.config.sets,
+                            registry=game.registry,
+                        )
+                        twin.reset_to(other)
+                        twin.agent_selection = agent
+                        assert np.array_equal(
+                            twin.observe(agent)["observation"], shown["observation"]
+                        )
+                        assert np.array_equal(
+                            twin.observe(agent)["action_mask"], shown["action_mask"]
+                        )
+                        assert twin.render() == text
+                    game.agent_selection = acting
+            random_step(game, rng)
+            step += 1
+
+
+def test_an_illegal_action_ends_the_game_with_a_penalty_and_leaves_it_unchanged(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    game = env(families=3)
+    game.reset(seed=3)
+    agent = game.agent_selection
+    observation, *_ = game.last()
+    illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
+    before = game.unwrapped.game.clone()
+    game.step(illegal)
+    assert "Illegal move made" in caplog.text
+    assert game.unwrapped.game == before
+    assert game.rewards[agent] == -1
+    assert all(game.terminations.values())
+    with pytest.raises(Exception, match="not legal now"):
+        game.unwrapped.actions.decode(game.unwrapped.game.observe(agent), illegal)
+
+
+def test_render_shows_the_agents_view_and_its_legal_actions() -> None:
+    game = raw_env(families=3, render_mode="ansi")
+    game.reset(seed=11)
+    text = game.render()
+    agent = game.agent_selection
+    assert text.startswith(f"{agent}'s view")
+    assert "Your hand: " in text
+    assert "Legal actions: " in text
+    seen = game.game.observe(agent)
+    names = {game.game.rules.definitions[seen.own_keys[card]].name for card in seen.hand}
+    assert all(name in text for name in names)
+
+
+def test_the_observation_slots_are_named_and_the_spaces_hold_every_observation() -> None:
+    game = raw_env(families=4, sets=("base", "ablaze"))
+    assert len(game.encoding.names()) == game.encoding.size
+    assert len(set(game.encoding.names())) == game.encoding.size
+    game.reset(seed=5)
+    rng = random.Random(5)
+    while not game.game.over:
+        for agent in game.agents:
+            assert game.observation_space(agent).contains(game.observe(agent))
+        random_step(game, rng)
+
+
+def test_spaces_cover_every_card_list_a_mix_may_draw() -> None:
+    game = raw_env(families=3, sets=("base", "ablaze"), size=10)
+    for seed in range(10):
+        game.reset(seed=seed)
+        assert set(game.game.cards) <= set(game.actions.cards)
+    assert game.actions.size == ActionSpace(game.actions.cards).size
+    assert game.encoding.size == Encoding(game.actions.cards).size
+
+
+def test_bad_settings_are_refused_in_words() -> None:
+    with pytest.raises(ValueError, match="families must be 3 to 5, not 6"):
+        raw_env(families=6)
+    with pytest.raises(ValueError, match="reward must be one of outcome, score, not 'points'"):
+        raw_env(reward="points")
+    with pytest.raises(Exception, match="unknown card set 'nope'"):
+        raw_env(sets=("nope",))
