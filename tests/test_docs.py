@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from .conftest import ROOT
 
 
@@ -21,3 +23,25 @@ def test_the_readme_api_example_runs(tmp_path: Path) -> None:
             [sys.executable, str(script)], capture_output=True, text=True, timeout=60, check=False
         )
         assert run.returncode == 0, run.stderr
+
+
+def test_the_research_training_loop_runs_and_learns(tmp_path: Path) -> None:
+    pytest.importorskip("pettingzoo")
+    text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.S)
+    assert blocks
+    script = tmp_path / "training.py"
+    script.write_text(blocks[0], encoding="utf-8")
+    run = subprocess.run(
+        [sys.executable, "-W", "error", str(script)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    rates = dict(line.rsplit(" ", 1) for line in run.stdout.splitlines())
+    # The page quotes these figures: it must say what the code prints.
+    for said, rate in rates.items():
+        assert f"`{said} {rate}`" in text
+    assert float(rates["trained red wins"]) > float(rates["random red wins"])

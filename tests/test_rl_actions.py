@@ -37,6 +37,7 @@ def test_every_option_has_its_own_action_and_reads_back(number: int) -> None:
         assert all(0 <= action < space.size for action in actions)
         mask = space.mask(seen)
         assert {i for i, legal in enumerate(mask) if legal} == set(actions)
+        assert space.legal(seen) == sorted(set(actions))
         for option, action in zip(options, actions, strict=True):
             answer = space.decode(seen, action)
             assert space.encode(seen, answer) == action
@@ -48,6 +49,7 @@ def test_every_option_has_its_own_action_and_reads_back(number: int) -> None:
         for other in game.families:
             if other != decision.family:
                 assert not any(space.mask(game.observe(other)))
+                assert space.legal(game.observe(other)) == []
         kinds.add(decision.kind)
         game.answer(space.decode(seen, rng.choice(actions)))
     assert {"place", "reveal"} <= kinds

@@ -108,10 +108,15 @@ class ActionSpace:
     def mask(self, observation: Observation) -> list[bool]:
         """Which actions are legal now (none when this family is not asked)."""
         legal = [False] * self.size
-        if observation.asked:
-            for option in _asked(observation).options:
-                legal[self.encode(observation, option)] = True
+        for action in self.legal(observation):
+            legal[action] = True
         return legal
+
+    def legal(self, observation: Observation) -> list[int]:
+        """The legal actions now, in increasing order (none when this family is not asked)."""
+        if not observation.asked:
+            return []
+        return sorted({self.encode(observation, option) for option in _asked(observation).options})
 
     def decode(self, observation: Observation, action: int) -> Answer:
         """The answer ``action`` stands for now; :class:`ActionError` if it is not legal."""

@@ -157,9 +157,11 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
 
     def observe(self, agent: str) -> Observation:
         seen = self.game.observe(agent)
+        mask = np.zeros(self.actions.size, dtype=np.int8)
+        mask[self.actions.legal(seen)] = 1
         return {
             "observation": np.asarray(self.encoding.encode(seen), dtype=np.float32),
-            "action_mask": np.asarray(self.actions.mask(seen), dtype=np.int8),
+            "action_mask": mask,
         }
 
     def step(self, action: int | None) -> None:
@@ -196,7 +198,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         if seen.over:
             lines.append("Winners: " + ", ".join(seen.winners))
         elif seen.asked:
-            actions = [i for i, legal in enumerate(self.actions.mask(seen)) if legal]
+            actions = self.actions.legal(seen)
             lines.append(
                 "Legal actions: " + "; ".join(f"{a} {self.actions.describe(a)}" for a in actions)
             )
