@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import time
@@ -97,6 +98,47 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
     assert run.stdout.strip().endswith("passed, 0 failed")
     game = run_installed(installed, "-m", "oriflamme", "simulate", "--games", "3", "--no-plugins")
     assert game.returncode == 0, game.stderr
+
+
+def test_the_core_needs_three_packages_and_the_rest_are_extras(installed: Path) -> None:
+    wheel = next((installed.parent / "dist").glob("oriflamme-*.whl"))
+    with zipfile.ZipFile(wheel) as archive:
+        name = next(n for n in archive.namelist() if n.endswith(".dist-info/METADATA"))
+        metadata = archive.read(name).decode()
+    required = [
+        line.split(":", 1)[1].strip()
+        for line in metadata.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]
+    core = sorted(
+        re.split(r"[<>=;\s]", r, maxsplit=1)[0].lower() for r in required if "extra ==" not in r
+    )
+    assert core == ["attrs", "pluggy", "pyyaml"]
+    extras = {
+        line.split(":", 1)[1].strip()
+        for line in metadata.splitlines()
+        if line.startswith("Provides-Extra:")
+    }
+    assert {"rl", "study", "web", "plot"} <= extras
+
+
+def test_the_installed_learning_environment_plays(installed: Path) -> None:
+    pytest.importorskip("pettingzoo")
+    script = (
+        "import oriflamme.rl.pettingzoo as pz, numpy as np\n"
+        "print(pz.__file__)\n"
+        "game = pz.env(families=3, registry=None)\n"
+        "game.reset(seed=1)\n"
+        "for agent in game.agent_iter():\n"
+        "    o, r, t, u, _ = game.last()\n"
+        "    game.step(None if t or u else int(np.flatnonzero(o['action_mask'])[0]))\n"
+        "print('done')\n"
+    )
+    run = run_installed(installed, "-c", script)
+    assert run.returncode == 0, run.stderr
+    where, done = run.stdout.split()
+    assert where.startswith(str(installed))
+    assert done == "done"
 
 
 @pytest.mark.skipif(
