@@ -1,0 +1,270 @@
+"""The OpenSpiel game ``python_oriflamme``: OpenSpiel's own checks (random play with
+clones and serialisation), the deal's chance nodes, legal actions against the engine's
+options, observations that show nothing a player may not see, resampling for search,
+and OpenSpiel's Python ISMCTS bot playing it."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+pyspiel = pytest.importorskip("pyspiel")
+
+from oriflamme import Game, GameConfig, OriflammeError  # noqa: E402
+from oriflamme.rl import openspiel  # noqa: E402
+from oriflamme.rl.actions import ActionSpace, card_pool  # noqa: E402
+from oriflamme.rl.observations import Encoding  # noqa: E402
+from oriflamme.rl.returns import returns  # noqa: E402
+
+HOUSE_CARDS = "soldier,archer,lord,heir,soldier,archer,lord,heir,spy,jester"
+
+
+@pytest.fixture
+def house(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example plugin's Jester, registered by hand as its own tests do."""
+    try:
+        import oriflamme_house_rules  # noqa: PLC0415 - only where a test asks for it
+    except ImportError:
+        pytest.skip("the house-rules example plugin cannot be imported")
+    monkeypatch.setitem(openspiel.PLUGINS, "house", oriflamme_house_rules)
+
+
+def dealt(game: Any, rng: random.Random) -> Any:
+    """A new state past the deal's chance nodes, their outcomes drawn from ``rng``."""
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(rng.randrange(256))
+    return state
+
+
+def walk(game: Any, seed: int) -> Iterator[Any]:
+    """Every decision state of one random game, then its terminal state."""
+    rng = random.Random(seed)
+    state = dealt(game, rng)
+    while not state.is_terminal():
+        yield state
+        state.apply_action(rng.choice(state.legal_actions()))
+    yield state
+
+
+@pytest.mark.parametrize(
+    "params",
+    [
+        {"families": 3, "sets": "base"},
+        {"families": 4, "sets": "ablaze", "reward": "score"},
+        {"families": 5, "sets": "base,ablaze"},
+        {
+            "families": 3,
+            "sets": "base+ablaze",
+            "size": 12,
+            "variants": "ambush_own_elimination=revised",
+        },
+    ],
+)
+def test_openspiel_random_simulations_with_serialisation(params: dict[str, Any]) -> None:
+    game = pyspiel.load_game("python_oriflamme", params)
+    # pyspiel's own check: clones, legal-action masks, serialise and load back, bounds.
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+
+
+@pytest.mark.usefixtures("house")
+def test_an_explicit_card_list_with_a_house_rule_card() -> None:
+    game = pyspiel.load_game("python_oriflamme", {"cards": HOUSE_CARDS})
+    assert "jester" in game.rules.space.cards
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
+    played = []
+    for seed in range(3):
+        *_, end = walk(game, 4000 + seed)
+        where = end.game.position()
+        played += [e.card for stack in where.queue for e in stack]
+        for pile in (where.discarded, where.eliminated):
+            played += [card for cards in pile.values() for card in cards]
+    assert any(label.endswith(".jester") for label in played)
+
+
+def test_the_game_loads_by_its_string_and_describes_itself() -> None:
+    game = pyspiel.load_game("python_oriflamme(families=4,sets=ablaze)")
+    kind = game.get_type()
+    assert kind.short_name == "python_oriflamme"
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
+    assert kind.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert game.num_players() == 4
+    config = GameConfig(families=("red", "blue", "green", "yellow"), sets=("ablaze",))
+    space = ActionSpace(card_pool(config, game.rules.registry))
+    assert game.num_distinct_actions() == space.size
+    assert game.observation_tensor_shape() == [Encoding(space.cards).size]
+    assert game.information_state_tensor_shape() == [Encoding(space.cards).size + space.size]
+    assert (game.min_utility(), game.max_utility()) == (-1.0, 1.0)
+    assert game.max_chance_outcomes() == 256
+    # Lists keep "+", so that the game's string loads it again.
+    mixed = pyspiel.load_game("python_oriflamme", {"sets": "base, ablaze", "families": 5})
+    assert str(mixed) == str(pyspiel.load_game(str(mixed)))
+    assert mixed.get_parameters()["sets"] == "base+ablaze"
+
+
+@pytest.mark.parametrize(
+    "params",
+    [{"families": 6}, {"families": 2}, {"reward": "money"}, {"sets": "nope"}, {"variants": "x"}],
+)
+def test_bad_parameters_are_refused_at_load(params: dict[str, Any]) -> None:
+    with pytest.raises((ValueError, OriflammeError), match=r"famil|reward|nope|variant"):
+        pyspiel.load_game("python_oriflamme", params)
+
+
+def test_the_deal_is_four_bytes_of_the_seed_and_shows_nothing() -> None:
+    game = pyspiel.load_game("python_oriflamme(families=4)")
+    state = game.new_initial_state()
+    outcomes = (7, 0, 200, 3)
+    for drawn, byte in enumerate(outcomes):
+        assert state.is_chance_node()
+        chances = state.chance_outcomes()
+        assert [a for a, _ in chances] == list(range(256))
+        assert sum(p for _, p in chances) == pytest.approx(1.0)
+        for player in range(4):
+            # Nothing of the outcomes drawn: the same as for any other outcomes.
+            assert state.observation_string(player) == f"dealing: {drawn} drawn"
+            assert state.information_state_string(player) == f"dealing: {drawn} drawn"
+            assert not np.any(state.observation_tensor(player))
+            assert not np.any(state.information_state_tensor(player))
+        state.apply_action(byte)
+    seed = 7 + 200 * 256**2 + 3 * 256**3
+    expected = Game.new(game.rules.config, registry=game.rules.registry, seed=seed)
+    assert state.game == expected
+    assert not state.is_chance_node()
+    assert expected.decision is not None
+    assert state.current_player() == expected.families.index(expected.decision.family)
+
+
+@pytest.mark.parametrize("number", range(4))
+def test_legal_actions_are_the_engines_options(number: int) -> None:
+    seed = 4100 + number
+    print(f"seed {seed}")
+    params = [{}, {"sets": "ablaze", "families": 4}, {"sets": "base,ablaze", "families": 5}][
+        number % 3
+    ]
+    game = pyspiel.load_game("python_oriflamme", params)
+    space = game.rules.space
+    for state in walk(game, seed):
+        if state.is_terminal():
+            break
+        engine = state.game
+        decision = engine.decision
+        player = state.current_player()
+        assert game.rules.families[player] == decision.family
+        seen = engine.observe(decision.family)
+        legal = state.legal_actions()
+        assert legal == [a for a, ok in enumerate(space.mask(seen)) if ok]
+        assert {space.encode(seen, option) for option in decision.options} == set(legal)
+        assert all(space.decode(seen, action) in decision.options for action in legal)
+        for other in range(game.num_players()):
+            if other != player:
+                assert state.legal_actions(other) == []
+
+
+@pytest.mark.parametrize("reward", ["outcome", "score"])
+def test_returns_are_those_of_returns_py(reward: str) -> None:
+    game = pyspiel.load_game("python_oriflamme", {"reward": reward, "families": 4})
+    for seed in range(4200, 4203):
+        print(f"seed {seed}")
+        for end in walk(game, seed):
+            if not end.is_terminal():
+                assert end.returns() == [0.0] * 4
+        engine = end.game
+        found = returns(reward, engine.scores, engine.winners)
+        assert end.returns() == [found[f] for f in engine.families]
+        assert all(game.min_utility() <= r <= game.max_utility() for r in end.returns())
+
+
+def views(state: Any, player: int) -> tuple[Any, ...]:
+    return (
+        state.observation_string(player),
+        state.information_state_string(player),
+        list(state.observation_tensor(player)),
+        list(state.information_state_tensor(player)),
+    )
+
+
+@pytest.mark.parametrize("params", [{}, {"families": 5, "sets": "ablaze"}])
+def test_a_players_views_are_the_same_in_every_deal_it_cannot_tell_apart(
+    params: dict[str, Any],
+) -> None:
+    seed = 4300
+    print(f"seed {seed}")
+    game = pyspiel.load_game("python_oriflamme", params)
+    rng = random.Random(seed)
+    differed = 0
+    for step, state in enumerate(walk(game, seed)):
+        if step % 7 or state.is_terminal():
+            continue
+        for player in range(game.num_players()):
+            # The other deal: every card the player has not seen dealt afresh.
+            other = state.resample_from_infostate(player, rng.random)
+            assert views(other, player) == views(state, player)
+            assert other.legal_actions(player) == state.legal_actions(player)
+            # Where the deals differ, another player's views do: they hold its cards.
+            if other.game.position() != state.game.position():
+                differed += 1
+                assert any(
+                    views(other, p) != views(state, p)
+                    for p in range(game.num_players())
+                    if p != player
+                )
+    assert differed > 5
+
+
+def test_resampling_is_deterministic_given_the_sampler_and_keeps_only_own_actions() -> None:
+    game = pyspiel.load_game("python_oriflamme")
+    rng = random.Random(4400)
+    state = dealt(game, rng)
+    for _ in range(12):
+        state.apply_action(rng.choice(state.legal_actions()))
+    player = state.current_player()
+    first = state.resample_from_infostate(player, random.Random(1).random)
+    again = state.resample_from_infostate(player, random.Random(1).random)
+    assert str(first) == str(again)
+    assert first.own_actions(player) == state.own_actions(player) != []
+    assert all(first.own_actions(p) == [] for p in range(3) if p != player)
+    assert first.history() == []  # the real deal's outcomes are not carried over
+    # It plays on to the end like any state.
+    while not first.is_terminal():
+        first.apply_action(rng.choice(first.legal_actions()))
+
+
+def test_clones_are_independent_and_serialised_states_play_on_alike() -> None:
+    game = pyspiel.load_game("python_oriflamme(families=4)")
+    rng = random.Random(4500)
+    state = dealt(game, rng)
+    for _ in range(20):
+        state.apply_action(rng.choice(state.legal_actions()))
+    before = str(state)
+    clone = state.clone()
+    clone.apply_action(clone.legal_actions()[0])
+    assert str(state) == before != str(clone)
+    _, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
+    while not state.is_terminal():
+        action = rng.choice(state.legal_actions())
+        assert loaded.legal_actions() == state.legal_actions()
+        state.apply_action(action)
+        loaded.apply_action(action)
+        assert str(loaded) == str(state)
+    assert loaded.returns() == state.returns()
+
+
+def test_the_python_ismcts_bot_finishes_games_against_random_bots() -> None:
+    seed = 4600
+    print(f"seed {seed}")
+    played = openspiel.play_ismcts_vs_random(3, seed, 20)
+    assert [p.seat for p in played] == [0, 1, 2]
+    for game in played:
+        assert game.decisions > 5
+        assert game.returns.count(1.0) <= 1
+        assert set(game.returns) <= {1.0, 0.0, -1.0}
+        assert game.returns.count(1.0) + game.returns.count(0.0) >= 1
+    # Every choice flows from the seed: the same games again.
+    again = openspiel.play_ismcts_vs_random(1, seed, 20)
+    assert again[0].returns == played[0].returns
