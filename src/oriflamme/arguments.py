@@ -197,42 +197,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="bots play many games; print the results")
     _add_game_options(simulate, 3)
-    simulate.add_argument(
-        "--games",
-        type=_bounded(1, MAX_GAMES),
-        default=100,
-        help=f"number of games, 1 to {MAX_GAMES} (default 100)",
-    )
-    simulate.add_argument(
-        "--seed",
-        type=_bounded(0, MAX_SEED),
-        default=0,
-        help=_seed_help("seed of the first game (default 0); game i has seed SEED+i"),
-    )
-    simulate.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (default: when it is a terminal)",
-    )
-    simulate.add_argument(
-        "--jobs",
-        type=_bounded(1, MAX_JOBS),
-        default=None,
-        help=f"processes to play in, 1 to {MAX_JOBS} (default: every core); "
-        "the totals do not depend on it",
-    )
-    simulate.add_argument(
-        "--bots",
-        type=_sets,
-        default=("random",),
-        metavar="KIND[,KIND...]",
-        help="the bot of each seat, or one for every seat, with settings as "
-        "KIND:NAME=VALUE, e.g. ismcts:iterations=2000 (default random)",
-    )
+    _add_run_options(simulate, simulate)
     simulate.add_argument(
         "--json", action="store_true", help="print the summary as JSON instead of text"
     )
+    _add_study(commands)
 
     _add_ladder(commands)
     add_serve(commands)
@@ -269,6 +238,74 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_plugin_options(bots)
     return parser
+
+
+def _add_run_options(
+    parser: argparse.ArgumentParser, jobs: argparse._ActionsContainer, bots: str = "random"
+) -> None:
+    """The options of a run of many games: ``--games``, ``--seed``, ``--progress``,
+    ``--jobs`` (added to ``jobs``: the parser, or a group of options that exclude each
+    other) and ``--bots`` (default ``bots``), as ``simulate`` takes them."""
+    parser.add_argument(
+        "--games",
+        type=_bounded(1, MAX_GAMES),
+        default=100,
+        help=f"number of games, 1 to {MAX_GAMES} (default 100)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=_bounded(0, MAX_SEED),
+        default=0,
+        help=_seed_help("seed of the first game (default 0); game i has seed SEED+i"),
+    )
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (default: when it is a terminal)",
+    )
+    jobs.add_argument(
+        "--jobs",
+        type=_bounded(1, MAX_JOBS),
+        default=None,
+        help=f"processes to play in, 1 to {MAX_JOBS} (default: every core); "
+        "the totals do not depend on it",
+    )
+    parser.add_argument(
+        "--bots",
+        type=_sets,
+        default=(bots,),
+        metavar="KIND[,KIND...]",
+        help="the bot of each seat, or one for every seat, with settings as "
+        f"KIND:NAME=VALUE, e.g. ismcts:iterations=2000 (default {bots})",
+    )
+
+
+def _add_study(commands: argparse._SubParsersAction[Any]) -> None:
+    study = commands.add_parser(
+        "study",
+        help="balance study: bots play many games; per card and per seat win rates, "
+        "Influence, eliminations, as CSV, JSON, PNG plots and a Markdown summary",
+    )
+    _add_game_options(study, 3)
+    where = study.add_mutually_exclusive_group()
+    # A card's strength shows in good play: random players would mostly measure luck.
+    _add_run_options(study, where, bots="heuristic")
+    where.add_argument(
+        "--ray",
+        type=_text,
+        default=None,
+        metavar="ADDRESS",
+        help="play on a Ray cluster instead: its address, auto (the cluster this machine "
+        "is part of) or local (start one here, on every core); needs oriflamme[study]",
+    )
+    study.add_argument(
+        "--out",
+        type=_text,
+        required=True,
+        metavar="DIR",
+        help="the folder to write the tables, plots and summary into (made if missing)",
+    )
 
 
 def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:

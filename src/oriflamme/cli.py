@@ -1,4 +1,4 @@
-"""The ``oriflamme`` command: play, simulate, ladder, conformance, cards, plugins, bots.
+"""The ``oriflamme`` command: play, simulate, study, ladder, conformance, cards, plugins, bots.
 
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
@@ -17,8 +17,8 @@ out of bounds is refused before anything runs:
 - ``--families`` 3 to 5; ``--seat`` 1 to 5 (and at most ``--families``);
 - ``--games`` 1 to :data:`MAX_GAMES`; ``--jobs`` 1 to :data:`MAX_JOBS`; ``--size`` 1 to
   :data:`MAX_SIZE` (the sets chosen must also have that many card types);
-- ``--seed`` 0 to :data:`MAX_SEED`; for ``simulate`` the last game's seed too
-  (``--seed`` + ``--games`` - 1);
+- ``--seed`` 0 to :data:`MAX_SEED`; for ``simulate``, ``study`` and ``ladder`` the last
+  game's seed too (``--seed`` + ``--games`` - 1);
 - a number is written in the digits 0-9, at most :data:`MAX_DIGITS` of them (leading
   zeros aside);
 - a text value (a list of names, NAME=VALUE, a plugin's name) is at most
@@ -60,6 +60,7 @@ from .commands import bots_command, cards_command, conformance_command, plugins_
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from .simulate import simulate_command
+from .study.command import study_command
 from .terminal import play_command
 from .web.serve import serve_command
 
@@ -85,7 +86,7 @@ _WRITE_ERRORS = {errno.ENOSPC, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF
 
 def _parse(argv: Sequence[str] | None) -> argparse.Namespace:
     args = build_parser().parse_args(argv)
-    if args.command in ("simulate", "ladder") and args.seed + args.games - 1 > MAX_SEED:
+    if args.command in ("simulate", "study", "ladder") and args.seed + args.games - 1 > MAX_SEED:
         last = args.seed + args.games - 1
         _say(
             f"oriflamme {args.command}: error: the last game's seed, --seed + --games - 1 = "
@@ -126,6 +127,8 @@ def _run(args: argparse.Namespace) -> int:
         return ladder_command(args, registry)
     if args.command == "simulate":
         return simulate_command(args, registry)
+    if args.command == "study":
+        return study_command(args, registry)
     return play_command(args, registry)
 
 
