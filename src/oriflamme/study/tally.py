@@ -143,8 +143,11 @@ class Tally:
             "games": self.games,
             "decisions": self.decisions,
             "shared_games": self.shared_games,
+            # By key: the order cards were first met in depends on how games were shared
+            # out, and the same totals should be the same file.
             "cards": {
-                key: dict(zip(CARD_FIELDS, row, strict=True)) for key, row in self.cards.items()
+                key: dict(zip(CARD_FIELDS, row, strict=True))
+                for key, row in sorted(self.cards.items())
             },
             "seats": [dict(zip(SEAT_FIELDS, row, strict=True)) for row in self.seats],
             "turns": [dict(zip(SEAT_FIELDS, row, strict=True)) for row in self.turns],
