@@ -45,9 +45,11 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		"$$(echo dist/oriflamme-*.whl)[web,plot]" pytest 'hypothesis>=6.100' 'setuptools>=77'
-	# The pages were tested in Chromium above; the server and its API run again here.
-	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider --ignore=tests/test_web_browser.py
+		"$$(echo dist/oriflamme-*.whl)[web,plot,rl]" pytest 'hypothesis>=6.100' 'setuptools>=77'
+	# The pages were tested in Chromium above, and the study on a Ray cluster (Ray is
+	# heavy to install twice); the server, its API and the rest of study run again here.
+	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider \
+		--ignore=tests/test_web_browser.py --ignore=tests/test_study_ray.py
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).
