@@ -141,8 +141,8 @@ class Encoding:
             base = self.queue_start + position * self.per_position
             card = stack[-1]
             out[base] = 1.0
-            out[base + 1 + by_family.get(seen.owner(card), 0)] = 1.0
-            out[base + 1 + SEATS + by_family.get(seen.colour(card), 0)] = 1.0
+            out[base + 1 + by_family[seen.owner(card)]] = 1.0
+            out[base + 1 + SEATS + by_family[seen.colour(card)]] = 1.0
             out[base + 1 + 2 * SEATS] = float(seen.is_up(card))
             flags = base + 2 + 2 * SEATS
             out[flags + self.type_of(seen, card)] = 1.0
