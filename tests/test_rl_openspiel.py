@@ -1,11 +1,13 @@
 """The OpenSpiel game ``python_oriflamme``: OpenSpiel's own checks (random play with
 clones and serialisation), the deal's chance nodes, legal actions against the engine's
-options, observations that show nothing a player may not see, resampling for search,
-and OpenSpiel's Python ISMCTS bot playing it."""
+options, observations that show nothing a player may not see, ``str(state)`` that
+shows public information only, resampling for search, and OpenSpiel's Python ISMCTS
+bot playing it."""
 
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -15,9 +17,10 @@ import pytest
 pyspiel = pytest.importorskip("pyspiel")
 
 from oriflamme import Game, GameConfig, OriflammeError  # noqa: E402
-from oriflamme.rl import openspiel  # noqa: E402
+from oriflamme.rl import openspiel, openspiel_play  # noqa: E402
 from oriflamme.rl.actions import ActionSpace, card_pool  # noqa: E402
 from oriflamme.rl.observations import Encoding  # noqa: E402
+from oriflamme.rl.openspiel_observer import observation_text  # noqa: E402
 from oriflamme.rl.returns import returns  # noqa: E402
 
 HOUSE_CARDS = "soldier,archer,lord,heir,soldier,archer,lord,heir,spy,jester"
@@ -108,11 +111,17 @@ def test_the_game_loads_by_its_string_and_describes_itself() -> None:
 
 
 @pytest.mark.parametrize(
-    "params",
-    [{"families": 6}, {"families": 2}, {"reward": "money"}, {"sets": "nope"}, {"variants": "x"}],
+    ("params", "message"),
+    [
+        ({"families": 6}, r"^families must be 3 to 5$"),
+        ({"families": 2}, r"^families must be 3 to 5$"),
+        ({"reward": "money"}, r"^reward must be one of outcome, score, not 'money'$"),
+        ({"sets": "nope"}, r"^unknown card set 'nope'"),
+        ({"variants": "x"}, r"^a variant is written name:value, not 'x'$"),
+    ],
 )
-def test_bad_parameters_are_refused_at_load(params: dict[str, Any]) -> None:
-    with pytest.raises((ValueError, OriflammeError), match=r"famil|reward|nope|variant"):
+def test_bad_parameters_are_refused_at_load(params: dict[str, Any], message: str) -> None:
+    with pytest.raises((ValueError, OriflammeError), match=message):
         pyspiel.load_game("python_oriflamme", params)
 
 
@@ -217,6 +226,46 @@ def test_a_players_views_are_the_same_in_every_deal_it_cannot_tell_apart(
     assert differed > 5
 
 
+def test_str_is_the_spectators_view_the_same_in_every_deal_that_agrees_on_it() -> None:
+    seed = 4700
+    print(f"seed {seed}")
+    game = pyspiel.load_game("python_oriflamme", {"families": 4, "sets": "base+ablaze"})
+    families = game.rules.families
+    state = game.new_initial_state()
+    for drawn, byte in enumerate((9, 250, 0, 31)):
+        assert str(state) == f"dealing: {drawn} of 4 drawn"  # not the outcomes
+        state.apply_action(byte)
+    rng = random.Random(seed)
+    differed = hidden_seen = 0
+    for state in walk(game, seed):
+        text = str(state)
+        spectator = state.game.observe(None)
+        assert text == observation_text(spectator)
+        # Each family's view dealt out afresh (Game.determinise): every card it has not
+        # seen changes, the others' hands among them, and the text does not.
+        for player in range(len(families)):
+            other = state.resample_from_infostate(player, rng.random)
+            assert str(other) == text
+            differed += other.game.position() != state.game.position()
+        # It names no card a spectator has not seen face up, so no card of a hidden hand.
+        public = {spectator.key(card) for stack in spectator.queue for card in stack}
+        for pile in (spectator.reserve, spectator.discarded, spectator.eliminated):
+            public |= {spectator.key(card) for cards in pile.values() for card in cards}
+        named = set(re.findall(r"[a-z_]+", text)) & set(game.rules.space.cards)
+        assert named <= public
+        hidden = {key for family in families for key in own_keys(state, family)} - public
+        hidden_seen += bool(hidden)
+        assert not hidden & named
+    assert differed > 20
+    assert hidden_seen > 10
+
+
+def own_keys(state: Any, family: str) -> set[str | None]:
+    """The card types of ``family``'s hand and set-aside cards."""
+    seen = state.game.observe(family)
+    return {seen.key(card) for card in seen.hand + seen.set_aside}
+
+
 def test_resampling_is_deterministic_given_the_sampler_and_keeps_only_own_actions() -> None:
     game = pyspiel.load_game("python_oriflamme")
     rng = random.Random(4400)
@@ -226,7 +275,7 @@ def test_resampling_is_deterministic_given_the_sampler_and_keeps_only_own_action
     player = state.current_player()
     first = state.resample_from_infostate(player, random.Random(1).random)
     again = state.resample_from_infostate(player, random.Random(1).random)
-    assert str(first) == str(again)
+    assert first.game == again.game
     assert first.own_actions(player) == state.own_actions(player) != []
     assert all(first.own_actions(p) == [] for p in range(3) if p != player)
     assert first.history() == []  # the real deal's outcomes are not carried over
@@ -241,16 +290,17 @@ def test_clones_are_independent_and_serialised_states_play_on_alike() -> None:
     state = dealt(game, rng)
     for _ in range(20):
         state.apply_action(rng.choice(state.legal_actions()))
-    before = str(state)
+    before = state.game.clone()
     clone = state.clone()
     clone.apply_action(clone.legal_actions()[0])
-    assert str(state) == before != str(clone)
+    assert state.game == before != clone.game
     _, loaded = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))
     while not state.is_terminal():
         action = rng.choice(state.legal_actions())
         assert loaded.legal_actions() == state.legal_actions()
         state.apply_action(action)
         loaded.apply_action(action)
+        assert loaded.game == state.game
         assert str(loaded) == str(state)
     assert loaded.returns() == state.returns()
 
@@ -258,7 +308,7 @@ def test_clones_are_independent_and_serialised_states_play_on_alike() -> None:
 def test_the_python_ismcts_bot_finishes_games_against_random_bots() -> None:
     seed = 4600
     print(f"seed {seed}")
-    played = openspiel.play_ismcts_vs_random(3, seed, 20)
+    played = openspiel_play.play_ismcts_vs_random(3, seed, 20)
     assert [p.seat for p in played] == [0, 1, 2]
     for game in played:
         assert game.decisions > 5
@@ -266,5 +316,5 @@ def test_the_python_ismcts_bot_finishes_games_against_random_bots() -> None:
         assert set(game.returns) <= {1.0, 0.0, -1.0}
         assert game.returns.count(1.0) + game.returns.count(0.0) >= 1
     # Every choice flows from the seed: the same games again.
-    again = openspiel.play_ismcts_vs_random(1, seed, 20)
+    again = openspiel_play.play_ismcts_vs_random(1, seed, 20)
     assert again[0].returns == played[0].returns

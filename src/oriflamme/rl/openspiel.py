@@ -24,30 +24,36 @@ observation shows the outcomes; replaying a history gives the same game.
 for every deal; the legal ones are the engine's options. **Observations**: see
 :mod:`.openspiel_observer`.
 
+**What is safe to show a player.** ``history()`` (the deal's outcomes, then every
+action's id), ``action_to_string`` and ``serialize`` (with
+``pyspiel.serialize_game_and_state``) are the *referee's* view: an action id and its
+text name the card type of every placement (``place archer at the first end``), face
+down or not, and the deal's outcomes make the seed that deals every hand, as in
+OpenSpiel's own games of imperfect information. Show them to no player during a game.
+What is safe to show one: its observation and information-state strings and tensors
+(its own view), and ``str(state)``, the spectator's view (``game.observe(None)``): the
+queue with ``?`` for a card not seen face up, Influence, the sizes of hands and
+set-aside cards, the piles; before the deal only ``dealing: k of 4 drawn``.
+
 **Bounds.** Utility: ``outcome`` -1 to 1; ``score`` ±``MAX_INFLUENCE`` (10,000, the most
 Influence a legal state holds; games stay within a few dozen). Game length: each round
-one placement a family and :data:`QUESTIONS` questions for each of the
+one placement a family and :data:`QUESTIONS_PER_POSITION` questions for each of the
 :data:`~.actions.POSITIONS` queue positions: a generous bound (the built-in sets ask
 about 2 a position at most; games of five families take about 100 decisions), not a
 proof: a plugin's card that asks many more questions could pass it.
 
 **Search.** ``state.resample_from_infostate(player, sampler)`` deals a complete game
 consistent with all that player has seen (``Game.determinise``), for OpenSpiel's Python
-ISMCTS bot: see :func:`play_ismcts_vs_random`.
+ISMCTS bot: :func:`.openspiel_play.play_ismcts_vs_random` plays it against random bots.
 """
 
 from __future__ import annotations
 
-import random
-import time
 import weakref
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NamedTuple
+from typing import Any
 
-import numpy as np
 import pyspiel  # type: ignore[import-not-found]
-from open_spiel.python.algorithms import ismcts, mcts  # type: ignore[import-untyped]
-from open_spiel.python.bots import uniform_random  # type: ignore[import-untyped]
 
 from ..core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES, GameConfig
 from ..core.game import Game
@@ -56,13 +62,13 @@ from ..core.observation import Observation
 from ..core.plugins import Registry
 from .actions import POSITIONS, ActionSpace, card_pool
 from .observations import ROUNDS, Encoding
-from .openspiel_observer import OriflammeObserver, information_text
+from .openspiel_observer import OriflammeObserver, information_text, observation_text
 from .returns import check_returns, returns
 
 #: Chance nodes of the deal, each one byte of the deal seed.
 DEAL_BYTES = 4
 #: Questions one queue position may ask as it resolves, for the game-length bound.
-QUESTIONS = 4
+QUESTIONS_PER_POSITION = 4
 #: Plugins to register by hand in every game's registry, by name: for a plugin that is
 #: not installed (an installed one loads by itself), as in a plugin's own tests.
 PLUGINS: dict[str, object] = {}
@@ -209,7 +215,7 @@ class OriflammeGame(pyspiel.Game):  # type: ignore[misc]
             min_utility=-bound,
             max_utility=bound,
             utility_sum=None,
-            max_game_length=ROUNDS * (families + QUESTIONS * POSITIONS),
+            max_game_length=ROUNDS * (families + QUESTIONS_PER_POSITION * POSITIONS),
         )
         super().__init__(GAME_TYPE, info, found)
 
@@ -281,11 +287,7 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
 
     def _legal_actions(self, player: int) -> list[int]:
         seen = self.observation_of(player)
-        if seen is None or seen.decision is None or not seen.asked:
-            return []
-        # The actions the mask holds, without going over every action of the space.
-        encode = self._rules.space.encode
-        return sorted({encode(seen, option) for option in seen.decision.options})
+        return [] if seen is None else self._rules.space.legal(seen)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return [(byte, 1.0 / 256) for byte in range(256)]
@@ -310,6 +312,7 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
         self._own[self._rules.seat[decision.family]].append(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
+        # The referee's view: a placement names its card (see the module).
         if player == pyspiel.PlayerId.CHANCE:
             return f"deal byte {action}"
         return self._rules.space.describe(action)
@@ -346,83 +349,12 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
         return state
 
     def __str__(self) -> str:
+        """The spectator's view, safe to show anyone (OpenSpiel prints it in its
+        checks and errors): public information only, no hidden card, no deal seed."""
         game = self._table.game
         if game is None:
-            return f"dealing: {self._deal}"
-        where = game.position()
-        decision = game.decision
-        asked = f"{decision.family} to {decision.kind}" if decision is not None else "over"
-        queue = " ".join(
-            ":".join(f"{e.card}{'^' if e.up else 'v'}{e.tokens or ''}" for e in stack)
-            for stack in where.queue
-        )
-        lines = [
-            f"seed {game.config.seed} round {game.round} {game.phase}, {asked}",
-            f"influence {dict(where.influence)}",
-            f"queue {queue}",
-        ]
-        for name in ("hands", "set_aside", "reserve", "discarded", "eliminated"):
-            lines.append(f"{name} {dict(getattr(where, name))}")
-        return "\n".join(lines)
+            return f"dealing: {len(self._deal)} of {DEAL_BYTES} drawn"
+        return observation_text(game.observe(None))
 
 
 pyspiel.register_game(GAME_TYPE, OriflammeGame)
-
-
-class Played(NamedTuple):
-    """One game of :func:`play_ismcts_vs_random`: the ISMCTS bot's ``seat``, every
-    player's ``returns`` by seat, and the bot's decisions and seconds thinking."""
-
-    seat: int
-    returns: tuple[float, ...]
-    decisions: int
-    seconds: float
-
-
-def play_ismcts_vs_random(
-    games: int,
-    seed: int,
-    simulations: int,
-    params: Mapping[str, Any] | None = None,
-    *,
-    uct_c: float = 2.0,
-) -> list[Played]:
-    """Play ``games`` games of OpenSpiel's Python ISMCTS bot (``simulations`` a
-    decision, random rollouts, a fresh resample for each simulation) against uniform
-    random bots, the bot at seat ``i % families`` in game ``i``. Every random choice
-    (the deals, the bots, the resamples) flows from ``seed``."""
-    game = pyspiel.load_game("python_oriflamme", dict(params or {}))
-    players = game.num_players()
-    master = random.Random(seed)
-    played = []
-    for number in range(games):
-        draws = np.random.RandomState(master.randrange(2**32))
-        evaluator = mcts.RandomRolloutEvaluator(1, np.random.RandomState(draws.randint(2**31)))
-        bot = ismcts.ISMCTSBot(
-            game, evaluator, uct_c, simulations, random_state=draws, max_world_samples=-1
-        )
-
-        def resample(state: OriflammeState, player: int, draws: Any = draws) -> OriflammeState:
-            return state.resample_from_infostate(player, draws.uniform)
-
-        bot.set_resampler(resample)
-        seat = number % players
-        others = {
-            p: uniform_random.UniformRandomBot(p, np.random.RandomState(draws.randint(2**31)))
-            for p in range(players)
-        }
-        state = game.new_initial_state()
-        decisions, seconds = 0, 0.0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                state.apply_action(int(draws.randint(256)))
-            elif state.current_player() == seat:
-                start = time.perf_counter()
-                action = bot.step(state)
-                seconds += time.perf_counter() - start
-                decisions += 1
-                state.apply_action(int(action))
-            else:
-                state.apply_action(int(others[state.current_player()].step(state)))
-        played.append(Played(seat, tuple(state.returns()), decisions, seconds))
-    return played

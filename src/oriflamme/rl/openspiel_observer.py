@@ -101,7 +101,8 @@ def information_text(state: Observable, player: int) -> str:
 
 
 def observation_text(seen: Observation) -> str:
-    """One family's observation as compact text, one line a part: what the vector holds.
+    """One family's observation as compact text, one line a part: what the vector holds;
+    a spectator's (``family`` None) has no lines of its own hand and set-aside cards.
 
     A card the family knows shows its key, one it does not shows ``?``; a queue card
     reads ``colour:key:up`` (or ``down``), then ``+n`` tokens, ``/n`` cards under it,
@@ -110,14 +111,15 @@ def observation_text(seen: Observation) -> str:
     """
     decision = seen.decision
     asked = f"{decision.family} {decision.kind}" if decision is not None else "nobody"
+    who = seen.family or "spectator"
     lines = [
-        f"{seen.family} round {seen.round} {seen.phase} first {seen.first_player} asked {asked}",
+        f"{who} round {seen.round} {seen.phase} first {seen.first_player} asked {asked}",
         "influence " + _by_seat(seen, seen.seat_influence),
         "in hand " + _by_seat(seen, seen.hand_counts),
         "set aside " + _by_seat(seen, seen.set_aside_counts),
-        "hand " + _keys(seen, seen.hand),
-        "aside " + _keys(seen, seen.set_aside),
     ]
+    if seen.family is not None:
+        lines += ["hand " + _keys(seen, seen.hand), "aside " + _keys(seen, seen.set_aside)]
     piles = (
         ("reserve", seen.seat_reserve),
         ("discarded", seen.seat_discarded),
