@@ -4,9 +4,12 @@ the number of processes, the files and plots written, and a mistake in one clear
 from __future__ import annotations
 
 import csv
+import errno
 import json
+import os
 import random
 import sys
+import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -14,7 +17,9 @@ from typing import Any
 import pytest
 
 import oriflamme.study
+import oriflamme.study.run
 from oriflamme import Game, GameConfig, Registry
+from oriflamme.arguments import quote
 from oriflamme.bots import play_out
 from oriflamme.bots.kinds import parse_bots
 from oriflamme.cli import main
@@ -24,6 +29,7 @@ from oriflamme.simulate import simulate
 from oriflamme.study.report import FILES, PLOTS
 from oriflamme.study.run import play_games
 from oriflamme.study.tally import CARD_FIELDS, GROUPS, SHARE, Tally
+from oriflamme.testing import game_at
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -47,7 +53,8 @@ def played(registry: Registry, config: GameConfig, seed: int, bots: str) -> tupl
 def by_hand(game: Game) -> dict[str, Counter[str]]:
     """Some of a study's counts for one game, from its events and its referee's view:
     copies (card ids) placed by their family, revealed, eliminated, kept back; cards
-    eliminated by each; Influence each brought its own family, tokens aside."""
+    eliminated by each; Influence each brought its own family, tokens aside (1 per token:
+    a Conspiracy's doubling is its ability)."""
     position = game.position()
     key = {card: label.split(".")[1] for label, card in position.ids.items()}
     colour = {card: label.split(".")[0] for label, card in position.ids.items()}
@@ -58,7 +65,8 @@ def by_hand(game: Game) -> dict[str, Counter[str]]:
             copies["placed"].add(event.card)
         if isinstance(event, Revealed):
             copies["revealed"].add(event.card)
-            counts["gain"][key[event.card]] -= event.gained  # the tokens are not the ability's
+            # The tokens are not the ability's: what a reveal gains beyond them is.
+            counts["gain"][key[event.card]] -= min(event.gained, event.tokens)
         if isinstance(event, Eliminated):
             copies["eliminated"].add(event.card)
             if event.by is not None:
@@ -166,6 +174,43 @@ def test_a_lord_and_a_spy_by_hand(registry: Registry) -> None:
     assert taken["spy"] > 0
 
 
+def test_a_conspiracy_by_hand() -> None:
+    """A hand-checked position: a Conspiracy's reveal gains 1 per token as token gain and
+    as much again by its ability; an Heir's reveal gains its tokens as token gain only."""
+    game = game_at(
+        {
+            "round": 6,
+            "phase": "resolution",
+            "influence": {"red": 2, "blue": 3, "green": 1},
+            "queue": [
+                {"card": "red.conspiracy", "tokens": 3},
+                {"card": "blue.conspiracy", "tokens": 1},
+                {"card": "green.heir", "tokens": 2},
+            ],
+            "hands": {"red": ["red.heir"], "blue": ["blue.lord"], "green": ["green.lord"]},
+        }
+    )
+    for family in ("red", "blue", "green"):
+        decision = game.decision
+        assert decision is not None
+        assert (decision.family, decision.kind) == (family, "reveal")
+        game.answer(True)
+    assert game.decision is None
+    # Red: 3 tokens, doubled, 2 + 6 = 8. Blue: 1 token, doubled, 3 + 2 = 5. Green: 2
+    # tokens, then the Heir's 2 (no other face-up Heir), 1 + 2 + 2 = 5.
+    assert game.scores == {"red": 8, "blue": 5, "green": 5}
+    tally = Tally(game.families)
+    tally.add(game, 3)
+    conspiracy = tally.card("conspiracy")
+    assert conspiracy["revealed"] == 2
+    assert conspiracy["token_gain"] == 3 + 1
+    assert conspiracy["ability_gain"] == 3 + 1
+    assert conspiracy["ability_gain_squares"] == 3 * 3 + 1 * 1  # per copy: red's, blue's
+    assert conspiracy["ability_gain_others"] == conspiracy["ability_loss_others"] == 0
+    heir = tally.card("heir")
+    assert (heir["token_gain"], heir["ability_gain"]) == (2, 2)
+
+
 @pytest.mark.parametrize(
     ("sets", "families", "bots"),
     [("base", 3, "random"), ("ablaze", 4, "heuristic"), ("base,ablaze", 5, "random")],
@@ -194,6 +239,12 @@ def test_totals_add_up(registry: Registry, sets: str, families: int, bots: str) 
             assert row[f"{group}_wins"] + row[f"{group}_shared_wins"] <= row[group]
             assert row[f"{group}_share"] <= SHARE * row[group]
     assert tally.card("lord" if "base" in sets else "queen")["ability_gain"] > 0
+    if sets == "base":
+        # A Conspiracy's reveal gains its tokens twice: once as tokens, once by its
+        # ability; it names no other gain (no Bribery here to hand it to another family).
+        conspiracy = tally.card("conspiracy")
+        assert conspiracy["ability_gain"] == conspiracy["token_gain"] > 0
+        assert conspiracy["ability_gain_others"] == 0
     # Merged in any order, the same totals.
     halves = [
         play_games(config, range(seed + games // 2, seed + games), registry, choices),
@@ -338,6 +389,72 @@ def test_a_file_for_a_folder_is_refused(capsys: pytest.CaptureFixture[str], tmp_
     assert err.startswith("oriflamme: error: --out ")
     assert "cannot make that folder: Not a directory" in err
     assert len(err.splitlines()) == 1
+
+
+def test_an_empty_out_is_refused(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)  # what --out '' would have written into
+    assert run_cli(["study", "--no-plugins", "--games", "3", "--out", ""]) == 2
+    assert capsys.readouterr().err == (
+        "oriflamme: error: --out is empty: name a folder (made if missing)\n"
+    )
+    assert not list(tmp_path.iterdir())
+
+
+def refuse_to_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    def play(*args: object, **options: object) -> None:
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(oriflamme.study.run, "run_jobs", play)
+
+
+@pytest.mark.skipif(
+    sys.platform == "win32" or os.geteuid() == 0,
+    reason="permissions do not stop root (nor work so on Windows)",
+)
+def test_a_folder_that_cannot_be_written_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    refuse_to_play(monkeypatch)
+    out = tmp_path / "locked"
+    out.mkdir(mode=0o500)
+    try:
+        assert run_cli(["study", "--no-plugins", "--games", "3", "--out", str(out)]) == 2
+    finally:
+        out.chmod(0o700)
+    err = capsys.readouterr().err
+    assert err.startswith(
+        f"oriflamme: error: --out {quote(str(out))}: cannot write in that folder: "
+    )
+    assert "Permission denied" in err
+    assert len(err.splitlines()) == 1
+    assert not list(out.iterdir())
+
+
+def test_a_folder_where_writing_fails_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """As above, for any user (root too): the trial file cannot be written."""
+    refuse_to_play(monkeypatch)
+
+    def unwritable(*args: object, **options: object) -> None:
+        raise PermissionError(errno.EACCES, "Permission denied")
+
+    monkeypatch.setattr(tempfile, "NamedTemporaryFile", unwritable)
+    out = tmp_path / "out"
+    assert run_cli(["study", "--no-plugins", "--games", "3", "--out", str(out)]) == 2
+    assert capsys.readouterr().err == (
+        f"oriflamme: error: --out {quote(str(out))}: cannot write in that folder: "
+        "Permission denied\n"
+    )
+
+
+def test_a_written_folder_keeps_no_trial_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    study(capsys, tmp_path, "--games", "3", "--jobs", "1")
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([*FILES, *PLOTS.values()])
 
 
 @pytest.mark.parametrize(

@@ -10,13 +10,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import multiprocessing
 import os
 import random
-import signal
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 import attrs
@@ -28,6 +26,7 @@ from .choices import describe_cards, game_config
 from .core.config import GameConfig
 from .core.game import Game
 from .core.plugins import Registry
+from .pool import share_out
 
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
 _SEARCH_CHUNK = 2  # the same, when a bot searches
@@ -127,11 +126,7 @@ def play_games(
     choices = [
         bot if isinstance(bot, BotChoice) else parse_bots([bot], 1, registry)[0] for bot in bots
     ]
-
-    def maker(choice: BotChoice) -> Callable[[random.Random], Bot]:
-        return lambda rng: choice.make(rng, registry)
-
-    totals = bots_play_games(config, seeds, registry, [maker(choice) for choice in choices])
+    totals = bots_play_games(config, seeds, registry, makers(choices, registry))
     summary = Summary(config.families, tuple(choice.text for choice in choices))
     summary.games = totals.games
     summary.decisions = totals.decisions
@@ -141,25 +136,16 @@ def play_games(
     return summary
 
 
-# What a worker process plays with: set in the parent before the pool forks.
-_JOB: tuple[GameConfig, Registry, tuple[BotChoice, ...]] | None = None
+def makers(
+    choices: Sequence[BotChoice], registry: Registry
+) -> list[Callable[[random.Random], Bot]]:
+    """For each seat's choice, what makes its bot from a game's generator (as
+    :func:`oriflamme.bots.play_games` takes them)."""
 
+    def maker(choice: BotChoice) -> Callable[[random.Random], Bot]:
+        return lambda rng: choice.make(rng, registry)
 
-def _play_chunk(seeds: range) -> Summary:
-    assert _JOB is not None
-    config, registry, bots = _JOB
-    return play_games(config, seeds, registry, bots)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the parent stops the pool,
-    # and a worker that also raised KeyboardInterrupt would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _chunks(first: int, games: int, size: int = _CHUNK) -> Iterator[range]:
-    for start in range(first, first + games, size):
-        yield range(start, min(start + size, first + games))
+    return [maker(choice) for choice in choices]
 
 
 def chunk_size(bots: Sequence[BotChoice]) -> int:
@@ -183,32 +169,22 @@ def simulate(
     depend on it. ``bots`` chooses the bot of each seat, or one for all (default:
     random), as ``--bots`` does.
     """
-    global _JOB  # noqa: PLW0603 - handed to the forked workers
     kinds = parse_bots(tuple(bots) or ("random",), len(config.families), registry)
     summary = Summary(config.families, tuple(kind.text for kind in kinds))
     start = time.perf_counter()
-    done = 0
-    size = chunk_size(kinds)
-    if jobs <= 1 or games <= size or "fork" not in multiprocessing.get_all_start_methods():
-        for seeds in _chunks(config.seed, games, size):
-            summary.merge(play_games(config, seeds, registry, kinds))
-            done += len(seeds)
-            if progress is not None:
-                progress(done)
-    else:
-        _JOB = (config, registry, kinds)
-        try:
-            # No more processes than shares of games: the others would only idle.
-            processes = min(jobs, -(-games // size))
-            context = multiprocessing.get_context("fork")
-            with context.Pool(processes, initializer=_ignore_interrupts) as pool:
-                for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games, size)):
-                    summary.merge(part)
-                    done += part.games
-                    if progress is not None:
-                        progress(done)
-        finally:
-            _JOB = None
+
+    def play(seeds: range) -> Summary:
+        return play_games(config, seeds, registry, kinds)
+
+    share_out(
+        play,
+        summary.merge,
+        config.seed,
+        games,
+        size=chunk_size(kinds),
+        jobs=jobs,
+        progress=progress,
+    )
     summary.seconds = time.perf_counter() - start
     return summary
 

@@ -65,19 +65,27 @@ def play_games(
     seeds: Iterable[int],
     registry: Registry,
     makers: Sequence[Callable[[random.Random], Bot]],
+    *,
+    record: bool = False,
+    on_game: Callable[[Game, int], None] | None = None,
 ) -> Totals:
     """Play a game of ``config`` per seed, the bot of seat ``i`` made by ``makers[i]``.
 
     One generator per game, seeded with its seed, deals it and then drives its bots:
-    each game can be replayed on its own from its seed.
+    each game can be replayed on its own from its seed. ``record`` keeps each game's
+    event log; ``on_game(game, decisions)`` is handed each game once it is over, with
+    the number of decisions its bots answered.
     """
     families = config.families
     totals = Totals(len(families))
     for seed in seeds:
         rng = random.Random(seed)
-        game = Game.new(config, registry=registry, record=False, seed=seed, rng=rng)
+        game = Game.new(config, registry=registry, record=record, seed=seed, rng=rng)
         bots = {family: make(rng) for family, make in zip(families, makers, strict=True)}
-        totals.add(game, play_out(game, bots))
+        decisions = play_out(game, bots)
+        totals.add(game, decisions)
+        if on_game is not None:
+            on_game(game, decisions)
     return totals
 
 

@@ -71,17 +71,22 @@ revealed; it can only be placed (face up).
 Influence: every ``gained``, ``lost`` and ``stolen`` event names the card that caused
 it (:mod:`oriflamme.core.events`). It is attributed to that card:
 
-- **token gain**: what revealing the card gained from the tokens on it (the ``gained``
-  of its ``revealed`` event: the tokens, twice them for a Conspiracy; an Ambush, a Trap
-  and a Plot gain none this way). The engine records this as a ``gained`` event naming
-  the card too; it is taken out of the ability's Influence.
+- **token gain**: what any card gains for the tokens on it when revealed, 1 per token
+  (RULINGS R2): the ``gained`` of its ``revealed`` event, up to its ``tokens``. A card
+  whose ``reveal_tokens`` (in its set's YAML) is ``gain`` gains exactly that; what a
+  reveal gains beyond it is the card's ability: a Conspiracy (``double``) gains twice
+  its tokens, the tokens as token gain and as many again as ability gain. An Ambush and
+  a Trap (``supply``) and a Plot (``ability``) gain nothing on revealing: no token gain,
+  and the tokens they forgo count as no loss. The engine records a reveal's whole gain
+  as a ``gained`` event naming the card; its token gain is taken out of the ability's
+  Influence.
 - **ability gain**: everything else its own family gained through events naming the
-  card: what its ability gained (Heir, Lord, Queen...), the 1 for each card it
-  eliminated (the elimination gain is the eliminating card's), what it stole (Spy;
-  Trap), what it gained in reacting to its elimination (an Ambush's 4), a Plot's
-  tokens taken as Influence. An ability another card sets off counts for the card whose
-  ability it is: a Shapeshifter's copied ability is the Shapeshifter's (it acts), a
-  Plot's activations are the Character's.
+  card: a Conspiracy's reveal beyond its tokens, what its ability gained (Heir, Lord,
+  Queen...), the 1 for each card it eliminated (the elimination gain is the eliminating
+  card's), what it stole (Spy; Trap), what it gained in reacting to its elimination (an
+  Ambush's 4), a Plot's tokens taken as Influence. An ability another card sets off
+  counts for the card whose ability it is: a Shapeshifter's copied ability is the
+  Shapeshifter's (it acts), a Plot's activations are the Character's.
 - **ability gain others**: what other families gained through events naming the card:
   the Queen's bonus to whoever eliminated her; whatever a card gained while another
   family owned it by Bribery.
@@ -115,7 +120,8 @@ the normal interval of the mean for Influence.
   were face down when eliminated; ``eliminated_rate`` = eliminated / placed,
   ``eliminated_ci_low``, ``eliminated_ci_high``
 - ``eliminations``: cards this card type eliminated; ``eliminations_per_placed``
-- ``token_gain``: Influence from tokens on revealing it; ``token_gain_per_revealed``
+- ``token_gain``: Influence from tokens on revealing it, 1 per token (above);
+  ``token_gain_per_revealed``
 - ``ability_gain``: its family's ability gain (above); ``ability_gain_per_placed``, its
   mean per copy placed, with ``ability_gain_ci_low``, ``ability_gain_ci_high``
 - ``ability_gain_others``, ``ability_loss``, ``ability_loss_others`` (totals, above)

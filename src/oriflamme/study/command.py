@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any, TextIO
@@ -20,7 +21,10 @@ from . import plot, report, run
 
 
 def check_out(text: str) -> Path:
-    """The folder ``--out`` names; a file there is refused."""
+    """The folder ``--out`` names; an empty name (``--out ''``, which would write into
+    the current folder) and a file there are refused."""
+    if not text:
+        raise ConfigError("--out is empty: name a folder (made if missing)")
     folder = Path(text)
     if folder.exists() and not folder.is_dir():
         raise ConfigError(f"--out {quote(text)} is a file: name a folder (made if missing)")
@@ -28,14 +32,24 @@ def check_out(text: str) -> Path:
 
 
 def make_out(folder: Path) -> None:
-    """Make the folder ``--out`` names, if missing: before any game is played, so that a
-    folder that cannot be made does not wait for the end of a long run."""
+    """Make the folder ``--out`` names, if missing, and check that files can be written
+    in it (a file is written there and deleted): before any game is played, so that a
+    folder that cannot be made or written does not wait for the end of a long run."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         reason = exc.strerror or str(exc)
         raise ConfigError(
             f"--out {quote(str(folder))}: cannot make that folder: {reason}"
+        ) from None
+    try:
+        with tempfile.NamedTemporaryFile(dir=folder, prefix=".oriflamme-study-") as probe:
+            probe.write(b"study")
+            probe.flush()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        raise ConfigError(
+            f"--out {quote(str(folder))}: cannot write in that folder: {reason}"
         ) from None
 
 

@@ -117,7 +117,7 @@ def _ability(plt: Any, rows: list[dict[str, Any]], fair: float) -> Any:
         tokens,
         height=0.4,
         color="#dd8452",
-        label="tokens gained on revealing it",
+        label="tokens gained on revealing it (1 per token)",
     )
     for place, row in zip(places, rows, strict=True):
         # Beyond the interval's end, so that the figure never sits on it.

@@ -208,7 +208,8 @@ def summary(study: dict[str, Any], cards: list[dict[str, Any]], seats: list[dict
         "*placed* = its family put it into the queue, *revealed* = its family turned it "
         "face up, *kept back* = it was still in its family's hand at the end (every family "
         "keeps one of its 7 cards back). Influence by ability excludes the tokens gained "
-        "on revealing it. The figures measure these bots' play, not the cards alone.",
+        "on revealing it, 1 per token (a Conspiracy's doubling is its ability). The "
+        "figures measure these bots' play, not the cards alone.",
         "",
     ]
     if order:

@@ -11,25 +11,22 @@ from __future__ import annotations
 
 import importlib
 import logging
-import multiprocessing
 import os
-import random
-import signal
 import socket
 import warnings
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from types import ModuleType
 from typing import Any
 
 import attrs
 
 from ..bots.kinds import BotChoice, parse_bots
-from ..bots.play import play_out
+from ..bots.play import play_games as bots_play_games
 from ..core.config import GameConfig
 from ..core.errors import ConfigError, OriflammeError, PluginError
-from ..core.game import Game
 from ..core.plugins import Registry, builtin_plugins
-from ..simulate import chunk_size
+from ..pool import share_out, shares
+from ..simulate import chunk_size, makers
 from .tally import Tally
 
 #: What to install for ``--ray`` and for the plots.
@@ -76,39 +73,11 @@ def _named(plugins: tuple[tuple[str, str], ...]) -> str:
 def play_games(
     config: GameConfig, seeds: range, registry: Registry, bots: Sequence[BotChoice]
 ) -> Tally:
-    """Play one game per seed in ``seeds``, in this process, and add them up."""
-    families = config.families
-    tally = Tally(families)
-    for seed in seeds:
-        # As bots.play.play_games deals and seats them, with the log kept.
-        rng = random.Random(seed)
-        game = Game.new(config, registry=registry, record=True, seed=seed, rng=rng)
-        players = {
-            family: bot.make(rng, registry) for family, bot in zip(families, bots, strict=True)
-        }
-        tally.add(game, play_out(game, players))
+    """Play one game per seed in ``seeds``, in this process, and add them up: the games
+    of ``oriflamme simulate``, with their event logs kept to be read."""
+    tally = Tally(config.families)
+    bots_play_games(config, seeds, registry, makers(bots, registry), record=True, on_game=tally.add)
     return tally
-
-
-def _chunks(first: int, games: int, size: int) -> Iterator[range]:
-    for start in range(first, first + games, size):
-        yield range(start, min(start + size, first + games))
-
-
-# What a forked worker plays with: set in the parent before the pool forks.
-_JOB: tuple[GameConfig, Registry, tuple[BotChoice, ...]] | None = None
-
-
-def _play_chunk(seeds: range) -> Tally:
-    assert _JOB is not None
-    config, registry, bots = _JOB
-    return play_games(config, seeds, registry, bots)
-
-
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches every process of the terminal's group: the parent stops the pool,
-    # and a worker that also raised KeyboardInterrupt would print a traceback.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def run_jobs(
@@ -121,30 +90,20 @@ def run_jobs(
     progress: Callable[[int], None] | None = None,
 ) -> Tally:
     """Play ``games`` games from ``config.seed`` on; ``jobs`` processes share them out."""
-    global _JOB  # noqa: PLW0603 - handed to the forked workers
     tally = Tally(config.families)
-    size = chunk_size(bots)
-    done = 0
-    if jobs <= 1 or games <= size or "fork" not in multiprocessing.get_all_start_methods():
-        for seeds in _chunks(config.seed, games, size):
-            tally.merge(play_games(config, seeds, registry, bots))
-            done += len(seeds)
-            if progress is not None:
-                progress(done)
-        return tally
-    _JOB = (config, registry, tuple(bots))
-    try:
-        # No more processes than shares of games: the others would only idle.
-        processes = min(jobs, -(-games // size))
-        context = multiprocessing.get_context("fork")
-        with context.Pool(processes, initializer=_ignore_interrupts) as pool:
-            for part in pool.imap_unordered(_play_chunk, _chunks(config.seed, games, size)):
-                tally.merge(part)
-                done += part.games
-                if progress is not None:
-                    progress(done)
-    finally:
-        _JOB = None
+
+    def play(seeds: range) -> Tally:
+        return play_games(config, seeds, registry, bots)
+
+    share_out(
+        play,
+        tally.merge,
+        config.seed,
+        games,
+        size=chunk_size(bots),
+        jobs=jobs,
+        progress=progress,
+    )
     return tally
 
 
@@ -200,7 +159,7 @@ def run_ray(
     size = max(1, min(chunk_size(bots), -(-games // (4 * cpus))))
     pending = [
         task.remote(data, plugins, texts, seeds.start, seeds.stop)
-        for seeds in _chunks(config.seed, games, size)
+        for seeds in shares(config.seed, games, size)
     ]
     tally = Tally(config.families)
     done = 0

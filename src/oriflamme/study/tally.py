@@ -186,7 +186,8 @@ class _Walked:
     loss: Counter[int] = attrs.field(factory=Counter)
     loss_others: Counter[int] = attrs.field(factory=Counter)
     # Every Influence movement that names a card: (family, amount, card), a loss
-    # negative; a reveal's token gain is among them, and is also in ``tokens``.
+    # negative; a reveal's gain is among them, and its token gain (1 per token) is
+    # also in ``tokens``.
     moves: list[tuple[str, int, int]] = attrs.field(factory=list)
     tokens: list[tuple[str, int, int]] = attrs.field(factory=list)
 
@@ -201,9 +202,13 @@ def _walk(events: Iterable[object]) -> _Walked:
             (walked.face_up if event.face_up else walked.from_hand).add(event.card)
         elif isinstance(event, Revealed):
             walked.revealed.add(event.card)
-            if event.gained:
-                walked.token_gain[event.card] += event.gained
-                walked.tokens.append((event.family, event.gained, event.card))
+            # Revealing a card gains 1 per token on it (RULINGS R2): that is its token
+            # gain. What a reveal gains beyond that is the card's ability (a Conspiracy
+            # doubles its tokens): it stays in the ability's Influence.
+            tokens = min(event.gained, event.tokens)
+            if tokens:
+                walked.token_gain[event.card] += tokens
+                walked.tokens.append((event.family, tokens, event.card))
         elif isinstance(event, Eliminated):
             walked.eliminated.add(event.card)
             if event.face_down:
@@ -244,7 +249,8 @@ def _add_cards(
             (walked.gain if own else walked.gain_others)[card] += amount
         else:
             (walked.loss if own else walked.loss_others)[card] -= amount
-    # A reveal's token gain came as a gain event naming the card: it is not the ability's.
+    # A reveal's gain came as a gain event naming the card: its token gain (1 per
+    # token) is not the ability's; the rest (a Conspiracy's double) is.
     for family, amount, card in walked.tokens:
         (walked.gain if family == colour.get(card) else walked.gain_others)[card] -= amount
     shuffled = game.rules.shuffled
