@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from .core.config import MAX_FAMILIES, MIN_FAMILIES
+from .perft import add_perft
 from .web.serve import add_serve
 
 #: Games one ``simulate`` may play (hours of work on one core: a bound, not a goal).
@@ -205,6 +206,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_ladder(commands)
     add_serve(commands)
+    add_perft(commands)
 
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
     conformance.add_argument(
@@ -217,6 +219,19 @@ def build_parser() -> argparse.ArgumentParser:
     conformance.add_argument(
         "-q", "--quiet", action="store_true", help="print only failures and the closing line"
     )
+    conformance.add_argument(
+        "--engine",
+        type=_text,
+        default=None,
+        metavar="CMD",
+        help="run the scenarios against this command, an engine that speaks "
+        "docs/engine-protocol.md (e.g. 'oriflamme engine'), not in this process",
+    )
+
+    engine = commands.add_parser(
+        "engine", help="speak the engine protocol (docs/engine-protocol.md) on stdin and stdout"
+    )
+    _add_plugin_options(engine)
 
     cards = commands.add_parser("cards", help="list the cards of the installed sets")
     cards.add_argument("--sets", type=_sets, default=None, help="only these sets")

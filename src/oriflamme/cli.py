@@ -1,4 +1,5 @@
-"""The ``oriflamme`` command: play, simulate, study, ladder, conformance, cards, plugins, bots.
+"""The ``oriflamme`` command: play, simulate, study, ladder, conformance, engine, perft, cards,
+plugins, bots, serve.
 
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
@@ -57,8 +58,11 @@ from .arguments import (
 )
 from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
+from .conformance.remote import conformance_command as engine_conformance_command
+from .conformance.serve import engine_command
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
+from .perft import perft_command
 from .simulate import simulate_command
 from .study.command import study_command
 from .terminal import play_command
@@ -116,7 +120,11 @@ def _run(args: argparse.Namespace) -> int:
     for problem in registry.problems:
         _say(f"oriflamme: warning: {one_line(problem)}")
     if args.command == "conformance":
+        if args.engine is not None:
+            return engine_conformance_command(args, registry)
         return conformance_command(args, registry)
+    if args.command == "engine":
+        return engine_command(args, registry)
     if args.command == "cards":
         return cards_command(args, registry)
     if args.command == "plugins":
@@ -127,6 +135,8 @@ def _run(args: argparse.Namespace) -> int:
         return ladder_command(args, registry)
     if args.command == "simulate":
         return simulate_command(args, registry)
+    if args.command == "perft":
+        return perft_command(args, registry)
     if args.command == "study":
         return study_command(args, registry)
     return play_command(args, registry)

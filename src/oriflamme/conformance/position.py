@@ -17,7 +17,7 @@ from ..core.config import GameConfig
 from ..core.errors import ConfigError, PositionError
 from ..core.game import Game
 from ..core.plugins import Registry
-from ..core.position import LABEL, Position, QueueCard
+from ..core.position import LABEL, Position, QueueCard, state_from_position
 from ..core.rules import GameRules
 from ..core.state import PILES
 from .model import CardEntry, Scenario
@@ -249,3 +249,18 @@ def build_game(scenario: Scenario, registry: Registry) -> Game:
     """The game at ``scenario``'s starting position, advanced to its first decision."""
     position, config = scenario_position(scenario, registry)
     return Game.from_position(position, config, registry=registry)
+
+
+def checked_position(scenario: Scenario, registry: Registry) -> tuple[Position, GameConfig]:
+    """What :func:`build_game` checks, without the game: ``scenario``'s starting
+    position and configuration, refused as :func:`build_game` would refuse them.
+
+    This is what another engine is handed, so that a scenario whose position is
+    impossible is reported alike whichever engine runs it.
+    """
+    position, config = scenario_position(scenario, registry)
+    keys = tuple(label.split(".")[1] for label in position.cards())
+    rules = registry.rules(config.sets, dict(config.variants), extra=keys)
+    cards = registry.set_cards(config.sets)
+    state_from_position(position, rules, config, cards=cards, recording=False)
+    return position, config

@@ -53,6 +53,18 @@ def parse_scenario(text: str, path: str = "<scenario>") -> Scenario:
     return _Reader(parse_yaml(text, path, ScenarioError)).scenario()
 
 
+def check_scenario(doc: YamlDocument) -> Scenario:
+    """Check a scenario already read into ``doc`` (one sent as JSON, say): as a file is
+    checked, each message naming ``doc.where`` of the value at fault."""
+    return _Reader(doc).scenario()
+
+
+def check_step(doc: YamlDocument, family: object, answer: object, players: tuple[str, ...]) -> Step:
+    """Check one step, ``family`` answering ``answer``, as a step of ``play`` is checked
+    (``doc.where`` names its values as ``play``, 0, the family, then the answer's keys)."""
+    return _Reader(doc).steps([{family: answer}], players)[0]
+
+
 class _Reader:
     def __init__(self, doc: YamlDocument) -> None:
         self.doc = doc

@@ -1,0 +1,541 @@
+"""The engine protocol (docs/engine-protocol.md): ``oriflamme engine`` answers every
+request as the page says, and ``oriflamme conformance --engine CMD`` runs the suite
+against any program that speaks it, as it runs it in-process, surviving an engine
+that dies, hangs or prints garbage; a toy engine in Node.js proves it language-neutral.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+from io import BytesIO
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oriflamme import Registry
+from oriflamme.cli import main
+from oriflamme.conformance import engines, find_scenarios, run_file, serve
+from oriflamme.conformance.engines import LocalEngine
+from oriflamme.conformance.model import Step
+from oriflamme.conformance.protocol import (
+    ILLEGAL_ANSWER,
+    EngineRefused,
+    ProtocolError,
+    encode,
+    read_next,
+    read_table,
+)
+from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, RemoteEngine
+from oriflamme.core.errors import AbilityError
+
+from .conftest import ROOT, SHARED
+
+PYTHON = shlex.quote(sys.executable)
+OUR_ENGINE = f"{PYTHON} -m oriflamme engine --no-plugins"
+SUITE = ROOT / "tests" / "conformance"
+EXAMPLES = SHARED / "conformance" / "examples"
+
+BASE = """\
+name: A small scenario
+source: test
+sets: [base]
+players: [red, blue, green]
+state:
+  round: 2
+  phase: resolution
+  queue:
+    - blue.spy
+    - {card: red.soldier, up: true}
+  hands: {red: [red.heir], blue: [blue.heir], green: [green.heir]}
+expect:
+  influence: {red: 1}
+  next: {blue: reveal}
+"""
+
+# The state of BASE as a load request carries it.
+STATE: dict[str, Any] = {
+    "round": 2,
+    "phase": "resolution",
+    "queue": ["blue.spy", {"card": "red.soldier", "up": True}],
+    "hands": {"red": ["red.heir"], "blue": ["blue.heir"], "green": ["green.heir"]},
+}
+HELLO = {"id": 1, "op": "hello", "protocol": 1}
+
+
+def load(ident: int = 2, **changes: Any) -> dict[str, Any]:
+    request = {"id": ident, "op": "load", "sets": ["base"], "players": ["red", "blue", "green"]}
+    request["state"] = STATE
+    request.update(changes)
+    return request
+
+
+def talk(registry: Registry, *requests: dict[str, Any] | bytes) -> list[dict[str, Any]]:
+    """Our engine's replies to ``requests`` (a bytes request is sent as it is)."""
+    lines = b"".join(r if isinstance(r, bytes) else encode(r) for r in requests)
+    replies = BytesIO()
+    assert serve.serve(BytesIO(lines), replies, registry) == 0
+    return [json.loads(line) for line in replies.getvalue().splitlines()]
+
+
+# Our engine's side: every op, every error code.
+
+
+def test_hello_names_the_protocol_and_the_engine(registry: Registry) -> None:
+    [reply] = talk(registry, HELLO)
+    assert reply["id"] == 1
+    assert reply["ok"] is True
+    assert reply["protocol"] == 1
+    assert reply["engine"].startswith("oriflamme")
+
+
+def test_a_game_is_loaded_asked_answered_and_read_back(registry: Registry) -> None:
+    replies = talk(
+        registry,
+        HELLO,
+        load(),
+        {"id": 3, "op": "decision"},
+        {"id": 4, "op": "answer", "family": "blue", "answer": {"reveal": False}},
+        {"id": 5, "op": "decision"},
+        {"id": 6, "op": "state"},
+        {"id": 7, "op": "quit"},
+        {"id": 8, "op": "state"},  # after quit: never read
+    )
+    assert [r["id"] for r in replies] == [1, 2, 3, 4, 5, 6, 7]
+    assert all(r["ok"] for r in replies), replies
+    assert replies[2]["next"] == {"blue": "reveal"}
+    # The Soldier, face up, eliminates its neighbour the Spy (red gains 1), and round 3
+    # starts with the next first player.
+    assert replies[4]["next"] == {"blue": "place"}
+    state = replies[5]["state"]
+    assert state["round"] == 3
+    assert state["phase"] == "placement"
+    assert state["queue"] == [{"card": "red.soldier", "up": True}]
+    assert state["eliminated"] == {"red": [], "blue": ["blue.spy"], "green": []}
+    assert state["hands"] == {"red": ["red.heir"], "blue": ["blue.heir"], "green": ["green.heir"]}
+    assert state["influence"] == {"red": 2, "blue": 1, "green": 1}
+    assert set(state) == {"round", "phase", "influence", "queue", "hands", "set_aside"} | {
+        "reserve",
+        "discarded",
+        "eliminated",
+    }
+
+
+def answer(ident: int, family: object, given: object) -> dict[str, Any]:
+    return {"id": ident, "op": "answer", "family": family, "answer": given}
+
+
+@pytest.mark.parametrize(
+    ("request_", "code", "message"),
+    [
+        (b"garbage\n", "bad_request", "the request is not JSON: 'garbage'"),
+        (b"[1, 2]\n", "bad_request", "the request is not a JSON object"),
+        ({"op": "decision"}, "bad_request", "a request needs an integer 'id'"),
+        ({"id": 3, "op": "dance"}, "unsupported", "no op 'dance': this engine knows hello, load"),
+        ({"id": 3, "op": "hello", "protocol": 2}, "version", "speaks protocol 1, not 2"),
+        (load(3, sets=["moon"]), "unsupported", "moon"),
+        (load(3, variants={"no_such_rule": True}), "unsupported", "no_such_rule"),
+        (load(3, state={"hands": {"red": ["red.dragon"]}}), "unknown_card", "no card 'dragon'"),
+        (
+            load(3, state={"queue": ["blue.spy", "blue.spy"]}),
+            "illegal_position",
+            "state.queue[1]: blue.spy is already at state.queue[0]",
+        ),
+        (
+            load(3, state={"queue": [{"card": "blue.ambush", "up": True}]}),
+            "illegal_position",
+            "blue.ambush cannot be face up in the queue",
+        ),
+        (
+            load(3, players=["red", "blue"], state={}),
+            "illegal_position",
+            "players: a game needs 3 to 5 families, not 2",
+        ),
+        (load(3, state=None, sets=None), "bad_request", "'sets' must be a non-empty list"),
+        (load(3, state={"queue": "all"}), "bad_request", "state.queue: 'queue' must be a list"),
+        (answer(3, "blue", {"target": "blue.dragon"}), "unknown_card", "blue.dragon"),
+        (
+            answer(3, "blue", {"target": "red.soldier"}),
+            "illegal_answer",
+            "blue must answer a reveal",
+        ),
+        (answer(3, "red", {"reveal": True}), "illegal_answer", "blue's turn to answer a reveal"),
+        (answer(3, "blue", {"dance": True}), "bad_request", "answer: ['dance'] is not an answer"),
+        (answer(3, "blue", {"reveal": "yes"}), "bad_request", "answer.reveal: 'reveal' must be"),
+        (answer(3, "pink", {"reveal": True}), "bad_request", "'pink' is not one of the players"),
+        (answer(3, ["blue"], {"reveal": True}), "bad_request", "'family' must be a family"),
+    ],
+)
+def test_each_error_reply_names_its_code_and_the_problem(
+    registry: Registry, request_: dict[str, Any] | bytes, code: str, message: str
+) -> None:
+    *_, reply = talk(registry, HELLO, load(), request_)
+    assert reply["ok"] is False
+    assert reply["error"]["code"] == code
+    assert message in reply["error"]["message"], reply
+    ident = request_.get("id") if isinstance(request_, dict) else None
+    assert reply["id"] == ident
+
+
+def test_nothing_but_hello_before_hello_and_no_game_before_load(registry: Registry) -> None:
+    replies = talk(registry, {"id": 1, "op": "state"}, HELLO, {"id": 2, "op": "decision"})
+    assert [r["ok"] for r in replies] == [False, True, False]
+    assert replies[0]["error"] == {"code": "bad_request", "message": "say hello first (protocol 1)"}
+    assert replies[2]["error"]["message"] == "no position is loaded: send load first"
+
+
+def test_a_refused_load_leaves_no_game(registry: Registry) -> None:
+    replies = talk(registry, HELLO, load(), load(3, sets=["moon"]), {"id": 4, "op": "state"})
+    assert replies[3]["error"]["message"] == "no position is loaded: send load first"
+
+
+def test_an_illegal_answer_leaves_the_game_unchanged(registry: Registry) -> None:
+    look = ({"id": 10, "op": "state"}, {"id": 11, "op": "decision"})
+    replies = talk(
+        registry,
+        HELLO,
+        load(),
+        *look,
+        answer(3, "blue", {"target": "red.soldier"}),
+        answer(4, "green", {"reveal": True}),
+        *look,
+        answer(5, "blue", {"reveal": True}),
+    )
+    before, after = replies[2:4], replies[6:8]
+    assert [r["error"]["code"] for r in replies[4:6]] == [ILLEGAL_ANSWER, ILLEGAL_ANSWER]
+    assert before == after
+    assert replies[8] == {"id": 5, "ok": True}  # the same decision, answered
+
+
+def test_an_engine_failure_is_an_engine_error(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(game: object, step: Step) -> object:
+        raise AbilityError("the plugin 'x' raised ValueError")
+
+    monkeypatch.setattr(engines, "engine_answer", broken)
+    *_, reply = talk(registry, HELLO, load(), answer(3, "blue", {"reveal": True}))
+    assert reply["error"] == {"code": "engine_error", "message": "the plugin 'x' raised ValueError"}
+
+    def bug(game: object, step: Step) -> object:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(engines, "engine_answer", bug)
+    *_, reply = talk(registry, HELLO, load(), answer(3, "blue", {"reveal": True}))
+    assert reply["error"] == {
+        "code": "engine_error",
+        "message": "internal error: RuntimeError: a bug",
+    }
+
+
+def test_an_overlong_request_is_refused_and_the_engine_reads_on(
+    registry: Registry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(serve, "MAX_LINE", 100)
+    replies = talk(registry, b"[" * 350 + b"\n", HELLO)
+    assert replies[0]["error"] == {
+        "code": "bad_request",
+        "message": "a request line is at most 100 bytes",
+    }
+    assert replies[1]["ok"] is True
+    assert len(replies) == 2
+
+
+def test_oriflamme_engine_speaks_on_stdout_only_protocol_lines() -> None:
+    requests = encode(HELLO) + encode(load()) + encode({"id": 3, "op": "decision"})
+    run = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "engine", "--no-plugins"],
+        input=requests,  # its input ends: the engine ends, as after quit
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    replies = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [r["ok"] for r in replies] == [True, True, True]
+    assert replies[2]["next"] == {"blue": "reveal"}
+    assert run.stderr == b""
+
+
+# The runner's side: the whole suite, through our engine in another process.
+
+
+def test_the_suite_through_oriflamme_engine_prints_what_it_prints_in_process(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    paths = [str(SUITE)] + ([str(EXAMPLES)] if EXAMPLES.is_dir() else [])
+    assert main(["conformance", "--no-plugins", *paths]) == 0
+    in_process = capsys.readouterr().out
+    assert main(["conformance", "--no-plugins", "--engine", OUR_ENGINE, *paths]) == 0
+    out, err = capsys.readouterr()
+    assert out == in_process
+    assert err == ""
+    assert out.endswith(f"{len(find_scenarios(paths))} passed, 0 failed\n")
+
+
+class _RefusesAfterChanging(LocalEngine):
+    """An engine that applies an answer, then says it refused it."""
+
+    def answer(self, step: Step) -> None:
+        super().answer(step)
+        raise EngineRefused(ILLEGAL_ANSWER, "no")
+
+    def fingerprint(self) -> object:
+        return (self.table(), self.decision())  # what a remote engine is compared by
+
+
+def test_a_refusal_that_changed_the_game_fails(tmp_path: Path, registry: Registry) -> None:
+    path = tmp_path / "a.yaml"
+    path.write_text(
+        BASE.replace("expect:", "play:\n  - blue: {reveal: true, error: true}\nexpect:")
+    )
+    result = run_file(path, registry, _RefusesAfterChanging(registry))
+    assert result.problems == (f"step 1 ({path}:13): the refused answer changed the game",)
+
+
+GOOD_STATE: dict[str, Any] = {
+    "round": 1,
+    "phase": "placement",
+    "influence": {"red": 1},
+    "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]],
+    **{zone: {} for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated")},
+}
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"round": True}, "state 'round' must be an integer, not true"),
+        ({"phase": None}, "state 'phase' must be text, not null"),
+        ({"influence": {"red": "1"}}, "state 'influence' of red must be an integer, not '1'"),
+        ({"queue": {"red.spy": 1}}, "state 'queue' must be a list, not a mapping"),
+        ({"queue": [{"up": True}]}, "a queue card must be a card id or an object with 'card'"),
+        ({"queue": [{"card": "red.spy", "tokens": 1.5}]}, "queue card red.spy: 'up' must be"),
+        ({"hands": {"red": "red.spy"}}, "state 'hands' of red must be a list of card ids"),
+        ({"winner": "red"}, "state 'winner' must be a list of families, not 'red'"),
+    ],
+)
+def test_a_state_reply_is_read_strictly(change: dict[str, Any], message: str) -> None:
+    table = read_table(GOOD_STATE)
+    assert table.queue[1][0].up
+    assert table.winners is None
+    with pytest.raises(ProtocolError, match=re.escape(message)):
+        read_table({**GOOD_STATE, **change})
+
+
+@pytest.mark.parametrize("given", [None, "over", {}, {"red": "place", "blue": "place"}, {"red": 1}])
+def test_a_decision_reply_is_end_or_one_family_and_kind(given: object) -> None:
+    assert read_next("end") == "end"
+    assert read_next({"red": "place"}) == {"red": "place"}
+    with pytest.raises(ProtocolError, match="'next' must be \"end\" or one family"):
+        read_next(given)
+
+
+# Engines that break the protocol: each fails its scenario in one line, is stopped and
+# reaped, and starts again for the next one.
+
+FAKE = """\
+import json, sys, time
+mode = sys.argv[1]
+if mode == "exits":
+    sys.exit(0)
+for line in sys.stdin:
+    request = json.loads(line)
+    ident, op = request["id"], request["op"]
+    if op == "hello":
+        if mode == "old":
+            error = {"code": "version", "message": "I speak protocol 0"}
+            print(json.dumps({"id": ident, "ok": False, "error": error}), flush=True)
+            continue
+        print(json.dumps({"id": ident, "ok": True, "protocol": 1, "engine": "fake"}), flush=True)
+    elif mode == "garbage":
+        print("hello there", flush=True)
+    elif mode == "dies":
+        print("Traceback (most recent call last):\\nValueError: boom", file=sys.stderr)
+        sys.exit(3)
+    elif mode == "hangs":
+        time.sleep(60)
+    elif mode == "long":
+        print("x" * 2000, flush=True)
+    elif mode == "wrong-id":
+        print(json.dumps({"id": 99, "ok": True}), flush=True)
+    elif op == "state":  # mode "bad-state"
+        print(json.dumps({"id": ident, "ok": True, "state": {"round": "two"}}), flush=True)
+    else:
+        print(json.dumps({"id": ident, "ok": True, "next": "end"}), flush=True)
+"""
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory: pytest.TempPathFactory) -> str:
+    script = tmp_path_factory.mktemp("engines") / "fake.py"
+    script.write_text(FAKE, encoding="utf-8")
+    return f"{PYTHON} {shlex.quote(str(script))}"
+
+
+@pytest.fixture
+def scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "a.yaml"
+    path.write_text(BASE, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("garbage", "its reply to load is not JSON: 'hello there'"),
+        (
+            "dies",
+            "it exited with status 3 before replying to load; its stderr ends: 'ValueError: boom'",
+        ),
+        ("hangs", "no reply to load within 0.5 s"),
+        ("long", "its reply to load is longer than 1000 bytes"),
+        ("wrong-id", "bad reply to load: its reply has id 99, not 2"),
+    ],
+)
+def test_a_broken_engine_fails_its_scenario_in_one_line_and_starts_again(
+    registry: Registry, fake: str, scenario: Path, mode: str, reason: str
+) -> None:
+    with RemoteEngine(f"{fake} {mode}", timeout=0.5, max_line=1000) as engine:
+        for breaks in (1, 2):  # the second scenario starts it again, and it breaks again
+            process = engine._process
+            assert process is not None
+            result = run_file(scenario, registry, engine)
+            assert not result.passed
+            assert result.problems == (f"loading the starting position: {engine.label}: {reason}",)
+            assert process.returncode is not None  # reaped
+            assert engine.breaks == breaks
+            if breaks == 1:
+                engine.start()
+    assert engine._process is None
+
+
+def test_a_bad_state_reply_fails_the_scenario_but_keeps_the_engine(
+    registry: Registry, fake: str, scenario: Path
+) -> None:
+    with RemoteEngine(f"{fake} bad-state") as engine:
+        result = run_file(scenario, registry, engine)
+        assert result.problems == (
+            f"reading the position after the last step: {engine.label}: its reply to state: "
+            "the state has no 'phase'",
+        )
+        assert engine.breaks == 0
+
+
+@pytest.mark.parametrize(
+    ("mode", "reason"),
+    [
+        ("old", "it refused the hello of protocol 1: version: I speak protocol 0"),
+        ("exits", "it exited with status 0 before replying to hello"),
+    ],
+)
+def test_an_engine_that_fails_its_hello_is_refused(fake: str, mode: str, reason: str) -> None:
+    engine = RemoteEngine(f"{fake} {mode}")
+    with pytest.raises(EngineBroken) as refused:
+        engine.start()
+    assert str(refused.value) == f"{engine.label}: {reason}"
+    assert engine._process is None
+
+
+def test_an_engine_that_cannot_start_is_a_mistake_in_one_line(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    argv = ["conformance", "--no-plugins", "--engine", "/no/such/engine", str(SUITE)]
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == (
+        'oriflamme: error: engine "/no/such/engine": cannot start it: No such file or directory\n'
+    )
+    assert main(["conformance", "--engine", "'unclosed", str(SUITE)]) == 2
+    assert capsys.readouterr().err == (
+        'oriflamme: error: --engine "\'unclosed": No closing quotation\n'
+    )
+
+
+def test_an_engine_that_breaks_every_scenario_stops_the_run(
+    tmp_path: Path, fake: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in "abcde":
+        (tmp_path / f"{name}.yaml").write_text(BASE, encoding="utf-8")
+    argv = ["conformance", "--no-plugins", "--quiet", "--engine", f"{fake} dies", str(tmp_path)]
+    assert main(argv) == 1
+    out, err = capsys.readouterr()
+    assert out.count("FAIL ") == MAX_BREAKS_IN_A_ROW
+    assert out.endswith(f"0 passed, {MAX_BREAKS_IN_A_ROW} failed\n")
+    assert err == (
+        f"oriflamme: error: {RemoteEngine(f'{fake} dies').label} broke {MAX_BREAKS_IN_A_ROW} "
+        f"scenarios in a row: the run stops after {MAX_BREAKS_IN_A_ROW} of 5 scenarios\n"
+    )
+
+
+# Another language: a toy engine in a few lines of Node.js passes one scenario and
+# fails another, with the reason.
+
+PLACED_LAST = """\
+name: The first player places first, and the next family is asked next
+source: tests/test_engine_protocol.py
+sets: [base]
+players: [red, blue, green]
+state:
+  first_player: blue
+  hands: {red: [red.lord], blue: [blue.spy, blue.lord], green: [green.heir]}
+play:
+  - blue: {place: blue.spy, at: last}
+expect:
+  queue: [blue.spy]
+  hands: {blue: [blue.lord]}
+  next: {green: place}
+"""
+
+PLACED_FIRST = """\
+name: A card placed first goes before the queue
+source: tests/test_engine_protocol.py
+sets: [base]
+players: [red, blue, green]
+state:
+  queue: [blue.archer]
+  hands: {red: [red.lord], blue: [blue.spy], green: [green.heir]}
+play:
+  - red: {place: red.lord, at: first}
+expect:
+  queue: [red.lord, blue.archer]
+  next: {blue: place}
+"""
+
+
+def test_a_toy_engine_in_node_passes_one_scenario_and_fails_another(
+    tmp_path: Path, registry: Registry
+) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH: the toy engine in tests/engines is Node.js")
+    last, first = tmp_path / "last.yaml", tmp_path / "first.yaml"
+    last.write_text(PLACED_LAST, encoding="utf-8")
+    first.write_text(PLACED_FIRST, encoding="utf-8")
+    # Our engine passes both: the one the toy fails is the toy's bug.
+    assert run_file(last, registry).passed
+    assert run_file(first, registry).passed
+    toy = f"{shlex.quote(node)} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'toy_engine.js'))}"
+    argv = ["-m", "oriflamme", "conformance", "--no-plugins", "--engine", toy]
+    run = subprocess.run(
+        [sys.executable, *argv, str(last), str(first)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert run.returncode == 1, run.stderr
+    assert run.stderr == ""
+    assert run.stdout.splitlines() == [
+        f"PASS {last}: The first player places first, and the next family is asked next",
+        f"FAIL {first}: A card placed first goes before the queue",
+        "    expectations failed after step 1 of 1:",
+        "    queue: expected ['red.lord', 'blue.archer'], actual ['blue.archer', 'red.lord']",
+        "1 passed, 1 failed",
+    ]
