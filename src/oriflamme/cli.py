@@ -58,7 +58,6 @@ from .arguments import (
 )
 from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
-from .conformance.remote import conformance_command as engine_conformance_command
 from .conformance.serve import engine_command
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
@@ -120,8 +119,6 @@ def _run(args: argparse.Namespace) -> int:
     for problem in registry.problems:
         _say(f"oriflamme: warning: {one_line(problem)}")
     if args.command == "conformance":
-        if args.engine is not None:
-            return engine_conformance_command(args, registry)
         return conformance_command(args, registry)
     if args.command == "engine":
         return engine_command(args, registry)

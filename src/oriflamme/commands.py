@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from .bots.kinds import bot_kinds
-from .conformance import ScenarioError, find_scenarios, run_file
+from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
+from .conformance.remote import BreaksInARow
 from .core.plugins import Registry
 
 
@@ -16,21 +20,57 @@ def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
     Finding no scenario at all is a mistake (a CI job pointed at the wrong folder must
     not pass): :class:`ScenarioError`, naming the paths. A file that cannot be read or
     is not a scenario is one failed scenario, with its reason, and the run goes on.
+
+    With ``--engine CMD`` the scenarios run against that engine
+    (:class:`~oriflamme.conformance.RemoteEngine`), and the output is the same, line
+    for line. An engine that cannot start is a mistake
+    (:class:`~oriflamme.conformance.remote.EngineBroken`, before any scenario); one
+    that breaks :data:`~oriflamme.conformance.remote.MAX_BREAKS_IN_A_ROW` scenarios
+    in a row stops the run (status 1).
     """
     files = find_scenarios(args.paths)
     if not files:
         searched = ", ".join(str(path) for path in args.paths)
         raise ScenarioError(f"no scenario found: no *.yaml file in {searched}")
+    if args.engine is None:
+        return run_scenarios(files, registry, quiet=args.quiet)
+    with RemoteEngine(args.engine) as engine:
+        return run_scenarios(files, registry, engine, quiet=args.quiet, stop=BreaksInARow(engine))
+
+
+def run_scenarios(
+    files: Sequence[Path],
+    registry: Registry,
+    engine: Engine | None = None,
+    *,
+    quiet: bool = False,
+    stop: Callable[[], str | None] | None = None,
+) -> int:
+    """Run ``files`` against ``engine`` (None: ours, in this process) and print a line
+    for each (only its failures if ``quiet``), then the closing count: 0 if all
+    passed, 1 if any failed.
+
+    ``stop``, called after each scenario, may end the run early with its reason: the
+    closing count of the scenarios run, then the reason on stderr, and status 1."""
     passed = failed = 0
-    for path in files:
-        result = run_file(path, registry)
+    for done, path in enumerate(files, 1):
+        result = run_file(path, registry, engine)
         if result.passed:
             passed += 1
-            if not args.quiet:
+            if not quiet:
                 print(result.line())
         else:
             failed += 1
             print(result.report())
+        reason = stop() if stop is not None else None
+        if reason is not None and done < len(files):
+            print(f"{passed} passed, {failed} failed")
+            sys.stdout.flush()
+            print(
+                f"oriflamme: error: {reason}: the run stops after {done} of {len(files)} scenarios",
+                file=sys.stderr,
+            )
+            return 1
     print(f"{passed} passed, {failed} failed")
     return 1 if failed else 0
 

@@ -12,7 +12,6 @@ next scenario. Nothing an engine does makes the runner raise anything but an
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import io
 import itertools
@@ -21,16 +20,14 @@ import queue
 import shlex
 import signal
 import subprocess
-import sys
 import threading
 import time
 from types import TracebackType
 from typing import IO, Any, NoReturn, cast
 
 from ..core.errors import OriflammeError
-from ..core.plugins import Registry
 from .engines import Engine, Setup
-from .model import ScenarioError, Step
+from .model import Step
 from .protocol import (
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -46,7 +43,6 @@ from .protocol import (
     read_next,
     read_table,
 )
-from .runner import find_scenarios, run_file
 
 #: How long a stopped engine has to exit by itself (after ``quit``, or once it has
 #: closed its output) before it is killed.
@@ -319,39 +315,20 @@ def _ended(status: int | None) -> str:
     return f"it exited with status {status}"
 
 
-def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
-    """``oriflamme conformance --engine CMD PATH...``: the run of
-    :func:`oriflamme.commands.conformance_command`, against the engine ``CMD``.
+class BreaksInARow:
+    """When a run against ``engine`` stops: called after each scenario, it is None
+    until :data:`MAX_BREAKS_IN_A_ROW` scenarios in a row have broken the engine, and
+    then says so."""
 
-    The output is the same, line for line. An engine that cannot start is a mistake
-    (:class:`EngineBroken`, before any scenario); one that breaks
-    :data:`MAX_BREAKS_IN_A_ROW` scenarios in a row stops the run (status 1).
-    """
-    files = find_scenarios(args.paths)
-    if not files:
-        searched = ", ".join(str(path) for path in args.paths)
-        raise ScenarioError(f"no scenario found: no *.yaml file in {searched}")
-    passed = failed = in_a_row = 0
-    with RemoteEngine(args.engine) as engine:
-        for done, path in enumerate(files, 1):
-            breaks = engine.breaks
-            result = run_file(path, registry, engine)
-            if result.passed:
-                passed += 1
-                if not args.quiet:
-                    print(result.line())
-            else:
-                failed += 1
-                print(result.report())
-            in_a_row = in_a_row + 1 if engine.breaks > breaks else 0
-            if in_a_row >= MAX_BREAKS_IN_A_ROW and done < len(files):
-                print(f"{passed} passed, {failed} failed")
-                sys.stdout.flush()
-                print(
-                    f"oriflamme: error: {engine.label} broke {in_a_row} scenarios in a row: "
-                    f"the run stops after {done} of {len(files)} scenarios",
-                    file=sys.stderr,
-                )
-                return 1
-    print(f"{passed} passed, {failed} failed")
-    return 1 if failed else 0
+    def __init__(self, engine: RemoteEngine) -> None:
+        self.engine = engine
+        self.breaks = engine.breaks  # as the last scenario left it
+        self.in_a_row = 0
+
+    def __call__(self) -> str | None:
+        broke = self.engine.breaks > self.breaks
+        self.breaks = self.engine.breaks
+        self.in_a_row = self.in_a_row + 1 if broke else 0
+        if self.in_a_row < MAX_BREAKS_IN_A_ROW:
+            return None
+        return f"{self.engine.label} broke {self.in_a_row} scenarios in a row"
