@@ -12,8 +12,6 @@ hand. No randomness: nothing to seed.
 
 from __future__ import annotations
 
-import argparse
-import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -22,16 +20,14 @@ import pytest
 import yaml
 
 from oriflamme import Game, Registry
-from oriflamme.arguments import _Parser, build_parser, one_line
 from oriflamme.cli import main
 from oriflamme.conformance.model import Step
 from oriflamme.conformance.position import build_game
 from oriflamme.conformance.runner import run_scenario
 from oriflamme.conformance.scenario import load_scenario, parse_scenario
-from oriflamme.core.decisions import Answer, Placement
-from oriflamme.core.errors import OriflammeError
+from oriflamme.core.decisions import FIRST, LAST, Answer, Placement, Placements
 from oriflamme.core.position import Position
-from oriflamme.perft import MAX_DEPTH, PerftError, add_perft, divide, perft, perft_command
+from oriflamme.perft import MAX_DEPTH, PerftError, divide, perft
 
 from .conftest import ROOT
 
@@ -267,42 +263,47 @@ def test_a_depth_that_is_not_a_count_is_refused(depth: Any, registry: Registry) 
     with pytest.raises(PerftError, match="depth"):
         perft(game, depth)
     with pytest.raises(PerftError, match="depth"):
-        divide(game, 0 if depth == 1.0 else depth)  # divide needs a first answer
+        divide(game, depth)
+
+
+def test_divide_needs_a_depth_of_1(registry: Registry) -> None:
+    with pytest.raises(PerftError, match="divide needs a depth of 1 or more, not 0"):
+        divide(game_at(POSITIONS[0], registry), 0)
+
+
+def test_perft_and_divide_refuse_options_written_alike(registry: Registry) -> None:
+    """An engine that offered ``first`` and ``last`` in an empty queue (FORMAT.md:
+    one answer) would count one answer twice: both refuse to count it."""
+    game = game_at(PERFT / "positions" / "base-tiny-placement.yaml", registry)
+    decision = game.decision
+    assert decision is not None
+    assert isinstance(decision.options, Placements)
+    assert not game.position().queue
+    doubled = Placements(decision.options.cards, (FIRST, LAST))
+    game._state.pending = decision._replace(options=doubled)  # an engine with this bug
+    assert game.decision is not None
+    assert len(game.decision.options) == 4
+    for count in (lambda: perft(game, 1), lambda: perft(game, 3), lambda: divide(game, 1)):
+        with pytest.raises(PerftError, match="two answers written alike"):
+            count()
 
 
 # The command.
 
 
-def _wired() -> bool:
-    """Whether ``oriflamme perft`` is one of the command line's commands yet."""
-    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
-    return "perft" in commands.choices
-
-
-def run_perft(argv: list[str], registry: Registry) -> int:
-    """``oriflamme perft ARGV``: through the cli once the command is wired in; until
-    then through a parser with the command alone, mistakes reported as the cli does."""
-    if _wired():
-        try:
-            return main(["perft", *argv, "--no-plugins"])
-        except SystemExit as exit:  # argparse's own errors leave this way
-            return int(exit.code or 0)
-    parser = _Parser(prog="oriflamme")
-    add_perft(parser.add_subparsers(dest="command"))
+def run_perft(argv: list[str]) -> int:
+    """``oriflamme perft ARGV --no-plugins``, through the cli: its exit status."""
     try:
-        return perft_command(parser.parse_args(["perft", *argv]), registry)
-    except SystemExit as exit:
+        return main(["perft", *argv, "--no-plugins"])
+    except SystemExit as exit:  # argparse's own errors leave this way
         return int(exit.code or 0)
-    except OriflammeError as exc:
-        print(f"oriflamme: error: {one_line(str(exc))}", file=sys.stderr)
-        return 2
 
 
 def test_the_command_prints_the_count_and_the_time(
     capsys: pytest.CaptureFixture[str], registry: Registry
 ) -> None:
     path = PERFT / "positions" / "base-royal-decree.yaml"
-    assert run_perft([str(path), "--depth", "4"], registry) == 0
+    assert run_perft([str(path), "--depth", "4"]) == 0
     out, err = capsys.readouterr()
     assert out == f"{COUNTS['base-royal-decree'][4]}\n"
     assert err.startswith(f"perft depth 4: {COUNTS['base-royal-decree'][4]} sequences in ")
@@ -311,12 +312,78 @@ def test_the_command_prints_the_count_and_the_time(
 
 def test_the_command_divides(capsys: pytest.CaptureFixture[str], registry: Registry) -> None:
     path = PERFT / "positions" / "ablaze-prince-twin.yaml"
-    assert run_perft([str(path), "--depth", "3", "--divide"], registry) == 0
+    assert run_perft([str(path), "--depth", "3", "--divide"]) == 0
     lines = capsys.readouterr().out.splitlines()
     total = COUNTS["ablaze-prince-twin"][3]
     expected = [f"{text}: {count}" for text, count in divide(game_at(path, registry), 3)]
     assert lines == [*expected, f"total: {total}"]
     assert sum(int(line.rsplit(": ", 1)[1]) for line in lines[:-1]) == total
+
+
+def with_play(path: Path, steps: list[str], tmp_path: Path) -> Path:
+    """A copy of the scenario at ``path`` with ``steps`` as its ``play``."""
+    text = path.read_text(encoding="utf-8")
+    assert "\nplay:" not in text
+    copy = tmp_path / path.name
+    lines = "".join(f"  - {step}\n" for step in steps)
+    copy.write_text(f"{text}play:\n{lines}", encoding="utf-8")
+    return copy
+
+
+@pytest.mark.parametrize("name", ["base-royal-decree", "ablaze-prince-twin", "mixed-resolution"])
+def test_the_command_counts_from_the_position_after_play(
+    name: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/perft.md, reproducing the counts, step 4: the first line of a divide,
+    appended to ``play``, divides again to that line's count, a ply shorter."""
+    path = PERFT / "positions" / f"{name}.yaml"
+    assert run_perft([str(path), "--depth", "3", "--divide"]) == 0
+    first, count = capsys.readouterr().out.splitlines()[0].rsplit(": ", 1)
+    played = with_play(path, [first], tmp_path)
+    assert run_perft([str(played), "--depth", "2", "--divide"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"total: {count}"
+    assert run_perft([str(played), "--depth", "2"]) == 0
+    assert capsys.readouterr().out == f"{count}\n"
+
+
+@pytest.mark.parametrize(
+    ("steps", "message"),
+    [
+        (["red: {reveal: maybe}"], "'reveal' must be true or false, not 'maybe'"),
+        (["blue: {reveal: true}"], "yaml:22): expected {blue: reveal} to be asked"),
+        (["red: {reveal: true}", "red: {target: red.nobody}"], "play: step 2 ("),
+        (["red: {reveal: true}", "red: {target: red.spy}"], "play: step 2 ("),
+    ],
+    ids=["notation", "not-asked", "unknown-card", "covered-card"],
+)
+def test_a_play_step_that_cannot_be_played_is_one_line_with_status_2(
+    steps: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    played = with_play(PERFT / "positions" / "base-royal-decree.yaml", steps, tmp_path)
+    assert run_perft([str(played), "--depth", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert message in err, err
+    assert len(err.strip().splitlines()) == 1, err
+
+
+def test_a_play_step_for_a_decision_applied_unasked_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """RULINGS R4: red's Soldier, first, has one neighbour, blue's Heir, and eliminates
+    it unasked, so a step answering that target is refused, as the runner refuses it."""
+    steps = [
+        "red: {place: red.soldier, at: first}",
+        "blue: {place: blue.heir, at: last}",
+        "green: {place: green.archer, at: last}",
+        "red: {reveal: true}",
+        "red: {target: blue.heir}",
+    ]
+    played = with_play(PERFT / "positions" / "base-tiny-placement.yaml", steps, tmp_path)
+    assert run_perft([str(played), "--depth", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "play: step 5 (" in err
+    assert "expected {red: target} to be asked, but the game asks {'green': 'reveal'}" in err
 
 
 def _finished(tmp_path: Path) -> Path:
@@ -349,7 +416,7 @@ def test_a_mistake_is_one_line_with_status_2(
     registry: Registry,
 ) -> None:
     argv = [str(_finished(tmp_path)) if arg == "FINISHED" else arg for arg in argv]
-    assert run_perft(argv, registry) == 2
+    assert run_perft(argv) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert message in err

@@ -7,13 +7,17 @@ play them the same way, without agreeing on anything but the scenario notation.
 The definition (docs/perft.md says it in full, with the reference counts):
 
 - The position is the one a scenario's ``state`` sets, advanced to its first asked
-  decision; its ``play`` steps and ``expect`` are ignored.
+  decision, then its ``play`` steps played as the conformance runner plays them
+  (:func:`position_after_play`); its ``expect`` is ignored.
 - A ply is one **asked** decision, of any kind (place, reveal, target, move, twin,
   choose, and any kind a plugin adds). A decision with one legal answer is never
   asked (FORMAT.md, RULINGS R4): the engine applies it and it is no ply.
 - Two answers are distinct when the scenario notation writes them differently: the
   step ``red: {place: red.soldier.2, at: first}`` differs from ``red: {place:
-  red.soldier, at: first}``, even though the positions they lead to are alike.
+  red.soldier, at: first}``, even though the positions they lead to are alike. The
+  engine must offer each answer once: options written alike (``first`` and ``last``
+  in an empty queue, say) are a :class:`PerftError`, from :func:`perft` and
+  :func:`divide` alike.
 - ``perft(position, 0)`` is 1; a finished game counts 1 at any depth (the sequence
   that ended it, cut short); otherwise ``perft(p, n)`` is the sum over the asked
   decision's answers ``a`` of ``perft(p after a, n - 1)``.
@@ -29,9 +33,12 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from .conformance.engines import LocalEngine
+from .conformance.model import Scenario
 from .conformance.position import build_game
+from .conformance.runner import _play, _StepFailed
 from .conformance.scenario import load_scenario
-from .core.decisions import FIRST, LAST, Answer, Decision, Placement
+from .core.decisions import FIRST, LAST, Answer, Decision, Placement, Placements
 from .core.errors import OriflammeError
 from .core.game import Game
 from .core.plugins import Registry
@@ -47,8 +54,29 @@ _BARE = re.compile(r"[a-z][a-z0-9_.-]*")
 _NOT_BARE = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 
 
+#: The kinds whose distinct options :func:`_answer` always writes apart (a card's
+#: label, a top card's label and a word name one thing each), but for ``first`` and
+#: ``last`` in an empty queue.
+_WRITTEN_APART = frozenset({"place", "reveal", "target", "move", "twin", "choose"})
+
+
 class PerftError(OriflammeError):
-    """A position perft cannot count from: a finished game, or a bad depth."""
+    """A position perft cannot count from: a finished game, a bad depth, a ``play``
+    step that cannot be played, or a decision offering two answers written alike."""
+
+
+def position_after_play(scenario: Scenario, registry: Registry) -> Game:
+    """The game at ``scenario``'s starting position after its ``play`` steps, each
+    played as the conformance runner plays it: the step must be the decision asked
+    (RULINGS R4: an unasked one is refused) and be accepted, or refused if it says
+    ``error: true``. A step that is not is a :class:`PerftError`, in one line."""
+    engine = LocalEngine(registry, build_game(scenario, registry))
+    try:
+        for step in scenario.steps:
+            _play(engine, step)
+    except _StepFailed as failure:
+        raise PerftError(f"play: {failure}") from None
+    return engine.game
 
 
 def perft(game: Game, depth: int) -> int:
@@ -66,9 +94,10 @@ def _count(game: Game, depth: int) -> int:
     decision = game.decision
     if decision is None or depth == 0:
         return 1
-    # The options are the distinct answers: the engine offers each answer once, and
-    # never a decision with one (core/control.py refuses a game that does).
-    width = len(decision.options)
+    # The options are the distinct answers: the engine offers each answer once (checked
+    # here, as divide checks it), and never a decision with one (core/control.py
+    # refuses a game that does).
+    width = _width(game, decision)
     if depth == 1:
         return width  # each answer ends one sequence: no need to play it
     total = 0
@@ -78,6 +107,29 @@ def _count(game: Game, depth: int) -> int:
         child.answer_option(number)
         total += _count(child, depth - 1)
     return total
+
+
+def _width(game: Game, decision: Decision) -> int:
+    """``len(answer_texts(game))``, raising as it does, but cheap where it can be: the
+    built-in kinds write distinct options apart unless the queue is empty (``first``
+    and ``last`` are then one answer), so their options need only be distinct."""
+    options = decision.options
+    if decision.kind in _WRITTEN_APART and (
+        game._state.queue or decision.kind not in ("place", "twin")
+    ):
+        if isinstance(options, Placements):
+            cards, ats = options.cards, options.ats
+            if len(set(cards)) == len(cards) and len(set(ats)) == len(ats):
+                return len(options)
+        else:
+            try:
+                # Not bool and int alike (True == 1): they are written apart.
+                keys = {(type(option), option) for option in options}
+            except TypeError:  # an unhashable option: written out below
+                keys = set()
+            if len(keys) == len(options):
+                return len(options)
+    return len(answer_texts(game))
 
 
 def divide(game: Game, depth: int) -> list[tuple[str, int]]:
@@ -103,7 +155,8 @@ def answer_texts(game: Game) -> list[str]:
     """The options of ``game``'s decision as ``play`` steps write them (FORMAT.md), in
     the engine's order, e.g. ``red: {place: red.spy, at: first}``.
 
-    Two options written alike would be one answer to another engine; the built-in
+    Two options written alike would be one answer to another engine (``first`` and
+    ``last`` in an empty queue, FORMAT.md, are written ``first`` here); the built-in
     kinds never offer that (docs/rulings.md, R4), and a plugin's kind that did could
     not be counted by this definition: a :class:`PerftError` says so."""
     decision = game.decision
@@ -145,7 +198,7 @@ def _answer(decision: Decision, option: Answer, position: Position, labels: dict
 def _spot(at: object, position: Position) -> str:
     """An end of the queue, or the top card of the position at index ``at``."""
     if at in (FIRST, LAST):
-        return str(at)
+        return FIRST if not position.queue else str(at)  # one answer in an empty queue
     assert type(at) is int
     return position.queue[at][-1].card
 
@@ -170,8 +223,8 @@ def add_perft(commands: Any) -> None:
         "perft",
         help="count the distinct sequences of decisions from a scenario's position",
         description="Count the distinct sequences of DEPTH asked decisions from the "
-        "position a scenario's state sets (its play and expect are ignored); "
-        "docs/perft.md defines the count.",
+        "position a scenario's state sets, after its play steps (its expect is "
+        "ignored); docs/perft.md defines the count.",
     )
     perft_parser.add_argument("path", type=_text, metavar="PATH", help="a scenario file")
     perft_parser.add_argument(
@@ -190,12 +243,16 @@ def add_perft(commands: Any) -> None:
 
 def perft_command(args: argparse.Namespace, registry: Registry) -> int:
     """Print the count (with ``--divide``, one line per first answer, then the total);
-    the time taken goes to stderr. A file that is not a scenario, or a position with
-    no decision, is an :class:`OriflammeError` (one line, status 2, from the cli)."""
+    the time taken goes to stderr. A file that is not a scenario, a ``play`` step that
+    cannot be played, or a position with no decision, is an :class:`OriflammeError`
+    (one line, status 2, from the cli)."""
     scenario = load_scenario(args.path)
-    game = build_game(scenario, registry)
+    game = position_after_play(scenario, registry)
     if game.decision is None:
-        raise PerftError(f"{args.path}: the game is over at this position: no decision to count")
+        after = " after its play steps" if scenario.steps else ""
+        raise PerftError(
+            f"{args.path}: the game is over at this position{after}: no decision to count"
+        )
     start = time.perf_counter()
     if args.divide:
         total = 0
