@@ -25,9 +25,13 @@ from oriflamme.conformance.engines import LocalEngine
 from oriflamme.conformance.model import Step
 from oriflamme.conformance.protocol import (
     ILLEGAL_ANSWER,
+    MAX_LINE,
     EngineRefused,
     ProtocolError,
+    decode,
     encode,
+    printable,
+    read_line,
     read_next,
     read_table,
 )
@@ -162,7 +166,12 @@ def answer(ident: int, family: object, given: object) -> dict[str, Any]:
         (
             answer(3, "blue", {"target": "red.soldier"}),
             "illegal_answer",
-            "blue must answer a reveal",
+            'blue: {"target": "red.soldier"} answers a target, but the game asks {blue: reveal}',
+        ),
+        (
+            answer(3, "blue", {"place": "blue.heir", "at": "first"}),
+            "illegal_answer",
+            'blue: {"place": "blue.heir", "at": "first"} answers a place, but the game asks',
         ),
         (answer(3, "red", {"reveal": True}), "illegal_answer", "blue's turn to answer a reveal"),
         (answer(3, "blue", {"dance": True}), "bad_request", "answer: ['dance'] is not an answer"),
@@ -240,10 +249,42 @@ def test_an_overlong_request_is_refused_and_the_engine_reads_on(
     replies = talk(registry, b"[" * 350 + b"\n", HELLO)
     assert replies[0]["error"] == {
         "code": "bad_request",
-        "message": "a request line is at most 100 bytes",
+        "message": "a request line is at most 100 bytes, newline included",
     }
     assert replies[1]["ok"] is True
     assert len(replies) == 2
+
+
+@pytest.mark.parametrize(("size", "ok"), [(MAX_LINE, True), (MAX_LINE + 1, False)])
+def test_both_ends_take_a_line_of_max_line_bytes_newline_included_and_no_more(
+    registry: Registry, size: int, ok: bool
+) -> None:
+    line = encode(HELLO)
+    line = line[:-2] + b" " * (size - len(line)) + b"}\n"
+    assert len(line) == size
+    assert (talk(registry, line)[0]["ok"] is True) is ok
+    stream = BytesIO(line + encode(HELLO))
+    assert read_line(stream) == (line if ok else None)
+    stream = BytesIO(line + encode(HELLO))
+    read_line(stream, skip=True)
+    assert read_line(stream) == encode(HELLO)
+
+
+def test_an_answer_marked_error_is_an_answer_the_mark_ignored(registry: Registry) -> None:
+    request = answer(3, "blue", {"reveal": True, "error": True})
+    assert talk(registry, HELLO, load(), request)[-1] == {"id": 3, "ok": True}
+
+
+def test_an_answer_after_the_end_is_an_illegal_answer(registry: Registry) -> None:
+    state = {**STATE, "round": 6, "queue": []}  # the last round resolved: the game is over
+    assert (
+        talk(registry, HELLO, load(state=state), {"id": 3, "op": "decision"})[-1]["next"] == "end"
+    )
+    reply = talk(registry, HELLO, load(state=state), answer(3, "blue", {"reveal": True}))[-1]
+    assert reply["error"] == {
+        "code": "illegal_answer",
+        "message": 'blue: {"reveal": true}: the game is over, no answer is asked',
+    }
 
 
 def test_oriflamme_engine_speaks_on_stdout_only_protocol_lines() -> None:
@@ -352,7 +393,14 @@ for line in sys.stdin:
             error = {"code": "version", "message": "I speak protocol 0"}
             print(json.dumps({"id": ident, "ok": False, "error": error}), flush=True)
             continue
-        print(json.dumps({"id": ident, "ok": True, "protocol": 1, "engine": "fake"}), flush=True)
+        protocol = True if mode == "bool" else 1
+        print(json.dumps({"id": ident, "ok": True, "protocol": protocol}), flush=True)
+    elif mode in ("escapes", "odd-code"):
+        code = "nope" if mode == "odd-code" else "engine_error"
+        error = {"code": code, "message": "\x1b[31mred\u202e"}
+        print(json.dumps({"id": ident, "ok": False, "error": error}), flush=True)
+    elif mode == "nan":
+        print('{"id": %d, "ok": true, "next": NaN}' % ident, flush=True)
     elif mode == "garbage":
         print("hello there", flush=True)
     elif mode == "dies":
@@ -396,12 +444,20 @@ def scenario(tmp_path: Path) -> Path:
         ("hangs", "no reply to load within 0.5 s"),
         ("long", "its reply to load is longer than 1000 bytes"),
         ("wrong-id", "bad reply to load: its reply has id 99, not 2"),
+        ("nan", 'its reply to load is not JSON: \'{"id": 2, "ok": true, "next": NaN}\''),
+        (
+            "odd-code",
+            "bad reply to load: its error reply's code 'nope' is none of bad_request, version, "
+            "unsupported, unknown_card, illegal_position, illegal_answer, engine_error",
+        ),
     ],
 )
 def test_a_broken_engine_fails_its_scenario_in_one_line_and_starts_again(
     registry: Registry, fake: str, scenario: Path, mode: str, reason: str
 ) -> None:
+    # Only the requests under test wait 0.5 s: a Python just started may be slow to hello.
     with RemoteEngine(f"{fake} {mode}", timeout=0.5, max_line=1000) as engine:
+        assert engine.hello_timeout == 10.0
         for breaks in (1, 2):  # the second scenario starts it again, and it breaks again
             process = engine._process
             assert process is not None
@@ -413,6 +469,26 @@ def test_a_broken_engine_fails_its_scenario_in_one_line_and_starts_again(
             if breaks == 1:
                 engine.start()
     assert engine._process is None
+
+
+def test_an_engine_s_words_are_printed_escaped(
+    registry: Registry, fake: str, scenario: Path
+) -> None:
+    with RemoteEngine(f"{fake} escapes") as engine:
+        result = run_file(scenario, registry, engine)
+    assert result.problems == (
+        "the engine refused the starting position: engine_error: \\x1b[31mred\\u202e",
+    )
+    assert printable("a\tb \x07") == "a\\tb \\x07"
+
+
+def test_a_reply_or_an_echo_shows_bytes_escaped_once() -> None:
+    with pytest.raises(ProtocolError) as refused:
+        decode(b"\xff\n")
+    assert str(refused.value) == "not UTF-8 text: '\\xff'"
+    with pytest.raises(ProtocolError, match="not JSON"):
+        decode(b'{"id": Infinity}', strict=True)
+    assert decode(b'{"id": 1}', strict=True) == {"id": 1}
 
 
 def test_a_bad_state_reply_fails_the_scenario_but_keeps_the_engine(
@@ -432,6 +508,7 @@ def test_a_bad_state_reply_fails_the_scenario_but_keeps_the_engine(
     [
         ("old", "it refused the hello of protocol 1: version: I speak protocol 0"),
         ("exits", "it exited with status 0 before replying to hello"),
+        ("bool", "its hello names protocol true, not 1"),
     ],
 )
 def test_an_engine_that_fails_its_hello_is_refused(fake: str, mode: str, reason: str) -> None:

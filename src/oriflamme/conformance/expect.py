@@ -7,13 +7,8 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from .model import ZONES, CardEntry, Scenario
+from .model import ZONES, Scenario
 from .protocol import Next, Table, queue_json
-
-
-def describe_queue(stacks: tuple[tuple[CardEntry, ...], ...]) -> list[Any]:
-    """A queue in the scenario notation, for messages: bare ids, mappings and lists."""
-    return queue_json(stacks)
 
 
 def differences(scenario: Scenario, table: Table, asked: Next) -> list[str]:
@@ -33,7 +28,7 @@ def differences(scenario: Scenario, table: Table, asked: Next) -> list[str]:
         if actual != dict(wanted):
             differ("influence", dict(wanted), actual)
     if scenario.expect_queue is not None and table.queue != scenario.expect_queue:
-        differ("queue", describe_queue(scenario.expect_queue), describe_queue(table.queue))
+        differ("queue", queue_json(scenario.expect_queue), queue_json(table.queue))
     for zone in ZONES:
         if zone in expect:
             wanted_zone = {f: list(cards or ()) for f, cards in expect[zone].items()}

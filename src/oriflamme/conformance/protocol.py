@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from typing import Any
+from typing import IO, Any, NoReturn
 
 import attrs
 
@@ -39,6 +39,7 @@ UNKNOWN_CARD = "unknown_card"  # a card id that names no card of the game
 ILLEGAL_POSITION = "illegal_position"  # load: a position the rules cannot reach
 ILLEGAL_ANSWER = "illegal_answer"  # answer: refused by the rules, the game unchanged
 ENGINE_ERROR = "engine_error"  # the engine failed; the game is as it was
+#: Every code a reply may give; an engine's reply with another is a :class:`ProtocolError`.
 CODES = (
     BAD_REQUEST,
     VERSION,
@@ -74,10 +75,29 @@ def encode(message: Mapping[str, Any]) -> bytes:
     return json.dumps(message, ensure_ascii=True, separators=(",", ":")).encode("ascii") + b"\n"
 
 
-def decode(line: bytes) -> dict[str, Any]:
-    """The JSON object on ``line``, or :class:`ProtocolError` saying what it is instead."""
+def read_line(stream: IO[bytes], max_line: int = MAX_LINE, *, skip: bool = False) -> bytes | None:
+    """The next line of ``stream``, newline included: ``b""`` at its end, None if it is
+    longer than ``max_line`` bytes (newline included). With ``skip``, the rest of a
+    line too long is read and dropped, so that the next call reads the next line."""
+    line = stream.readline(max_line + 1)
+    if len(line) <= max_line:
+        return line
+    while skip and line and not line.endswith(b"\n"):
+        line = stream.readline(max_line)
+    return None
+
+
+def _not_json(constant: str) -> NoReturn:
+    raise ValueError(f"{constant} is not JSON")
+
+
+def decode(line: bytes, *, strict: bool = False) -> dict[str, Any]:
+    """The JSON object on ``line``, or :class:`ProtocolError` saying what it is instead.
+    With ``strict`` (an engine's reply), ``NaN`` and ``Infinity``, which Python's
+    reader takes, are refused: they are not JSON."""
     try:
-        data = json.loads(line.decode("utf-8"))
+        text = line.decode("utf-8")
+        data = json.loads(text, parse_constant=_not_json) if strict else json.loads(text)
     except UnicodeDecodeError:
         raise ProtocolError(f"not UTF-8 text: {_quoted(line)}") from None
     except (ValueError, RecursionError):  # RecursionError: nested too deeply to read
@@ -88,8 +108,16 @@ def decode(line: bytes) -> dict[str, Any]:
 
 
 def _quoted(line: bytes) -> str:
-    text = line.rstrip(b"\r\n").decode("utf-8", "backslashreplace")
-    return repr(text) if len(text) <= 60 else repr(text[:57]) + "..."
+    text = printable(line.rstrip(b"\r\n").decode("utf-8", "backslashreplace"))
+    return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}'..."
+
+
+def printable(text: str) -> str:
+    """``text`` safe to print: each character that is not printable (a control
+    character like ESC, a bidi override like U+202E) escaped as ``repr`` would."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def error_reply(ident: object, code: str, message: str) -> dict[str, Any]:
@@ -111,6 +139,8 @@ def check_reply(reply: Mapping[str, Any], ident: int) -> None:
     code, message = error.get("code"), error.get("message")
     if not isinstance(code, str) or not isinstance(message, str):
         raise ProtocolError("its error reply must give a 'code' and a 'message', both text")
+    if code not in CODES:
+        raise ProtocolError(f"its error reply's code {show(code)} is none of {', '.join(CODES)}")
     raise EngineRefused(code, message)
 
 

@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import IO, Any, NoReturn, cast
 
 from ..core.errors import OriflammeError
+from ..core.yamlfile import show
 from .engines import Engine, Setup
 from .model import Step
 from .protocol import (
@@ -40,6 +41,7 @@ from .protocol import (
     decode,
     encode,
     load_state,
+    read_line,
     read_next,
     read_table,
 )
@@ -95,11 +97,11 @@ def _read_lines(
     """Hand each line of ``stream`` over; then None, at its end or after a line too long."""
     try:
         while True:
-            line = stream.readline(max_line + 1)
-            if not line:
-                break
-            if len(line) > max_line and not line.endswith(b"\n"):
+            line = read_line(stream, max_line)
+            if line is None:
                 lines.put(_TOO_LONG)
+                break
+            if not line:
                 break
             lines.put(line)
     except (OSError, ValueError):
@@ -112,7 +114,14 @@ class RemoteEngine(Engine):
     """A program that speaks the engine protocol, run as ``command`` (split as a POSIX
     shell would, but never run through one)."""
 
-    def __init__(self, command: str, *, timeout: float = TIMEOUT, max_line: int = MAX_LINE) -> None:
+    def __init__(
+        self,
+        command: str,
+        *,
+        timeout: float = TIMEOUT,
+        max_line: int = MAX_LINE,
+        hello_timeout: float = TIMEOUT,
+    ) -> None:
         shown = " ".join(command.split())
         shown = shown if len(shown) <= 60 else shown[:57] + "..."
         self.label = f'engine "{shown}"'
@@ -122,10 +131,10 @@ class RemoteEngine(Engine):
             raise EngineError(f'--engine "{shown}": {exc}') from None
         if not self.argv:
             raise EngineError("--engine: the command is empty")
-        self.timeout = timeout
+        self.timeout = timeout  # for each reply but the hello's
+        self.hello_timeout = hello_timeout  # a program just started may be slow to reply
         self.max_line = max_line
         self.breaks = 0  # times it broke, and was stopped
-        self.name = ""  # as it names itself in its hello
         self._process: subprocess.Popen[bytes] | None = None
         self._lines: queue.Queue[bytes | _Overlong | None] = queue.Queue()
         self._tail = _Tail()
@@ -173,13 +182,12 @@ class RemoteEngine(Engine):
         for thread in self._threads:
             thread.start()
         try:
-            reply = self._request("hello", protocol=PROTOCOL_VERSION)
+            reply = self._request("hello", self.hello_timeout, protocol=PROTOCOL_VERSION)
         except EngineRefused as refused:
             self._broke(f"it refused the hello of protocol {PROTOCOL_VERSION}: {refused}")
-        if reply.get("protocol") != PROTOCOL_VERSION:
-            self._broke(f"its hello names protocol {reply.get('protocol')!r:.40}, not 1")
-        name = reply.get("engine")
-        self.name = name[:100] if isinstance(name, str) else ""
+        protocol = reply.get("protocol")
+        if protocol != PROTOCOL_VERSION or type(protocol) is not int:  # not true: bool is an int
+            self._broke(f"its hello names protocol {show(protocol)}, not {PROTOCOL_VERSION}")
 
     def close(self) -> None:
         """Say ``quit``, and stop and reap the program (killed if it lingers)."""
@@ -222,9 +230,10 @@ class RemoteEngine(Engine):
 
     # The conversation.
 
-    def _request(self, op: str, **fields: Any) -> dict[str, Any]:
+    def _request(self, op: str, timeout: float | None = None, **fields: Any) -> dict[str, Any]:
         """Send one request, and read its reply: the reply's fields if it is ok,
-        :class:`EngineRefused` if it is an error, :class:`EngineBroken` if there is none."""
+        :class:`EngineRefused` if it is an error, :class:`EngineBroken` if there is none
+        within ``timeout`` seconds (default: :attr:`timeout`)."""
         if self._process is None:
             self.start()
         process = self._process
@@ -236,16 +245,17 @@ class RemoteEngine(Engine):
             process.stdin.flush()
         except (OSError, ValueError):  # BrokenPipeError: it is gone
             self._broke("", died=op)
+        wait = self.timeout if timeout is None else timeout
         try:
-            line = self._lines.get(timeout=self.timeout)
+            line = self._lines.get(timeout=wait)
         except queue.Empty:
-            self._broke(f"no reply to {op} within {self.timeout:g} s")
+            self._broke(f"no reply to {op} within {wait:g} s")
         if line is None:
             self._broke("", died=op)
         if isinstance(line, _Overlong):
             self._broke(f"its reply to {op} is longer than {self.max_line} bytes")
         try:
-            reply = decode(line)
+            reply = decode(line, strict=True)
         except ProtocolError as exc:
             self._broke(f"its reply to {op} is {exc}")
         try:
@@ -293,7 +303,7 @@ class RemoteEngine(Engine):
 def _exited(process: subprocess.Popen[bytes]) -> bool:
     """Whether the program has exited, without reaping it: until it is reaped its id
     cannot be reused, so that killing its group can only reach its own processes."""
-    if os.name != "posix":
+    if os.name != "posix" or not hasattr(os, "waitid"):  # macOS: Python 3.13 and later
         return process.poll() is not None
     try:
         return os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None

@@ -24,7 +24,7 @@ from .engines import Engine, LocalEngine, Setup, engine_answer
 from .expect import differences
 from .model import Scenario, Step
 from .position import build_game, checked_position
-from .protocol import ENGINE_ERROR, REFUSALS, EngineRefused
+from .protocol import ENGINE_ERROR, REFUSALS, EngineRefused, printable
 from .scenario import load_scenario
 
 __all__ = ["ScenarioResult", "engine_answer", "find_scenarios", "run_file", "run_paths"]
@@ -79,7 +79,9 @@ INTERNAL = "internal error"
 
 
 def _one_line(text: str) -> str:
-    line = " ".join(text.split())
+    """``text`` on one line, cut short, and safe to print: an engine's words may hold
+    escape sequences or bidi overrides, which are shown escaped."""
+    line = printable(" ".join(text.split()))
     return line if len(line) <= MAX_REASON else line[: MAX_REASON - 3] + "..."
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.metadata
+import json
 import sys
 from typing import Any, BinaryIO
 
@@ -22,11 +23,12 @@ from ..core.plugins import Registry
 from ..core.position import LABEL
 from ..core.yamlfile import Key, YamlDocument, show
 from .engines import LocalEngine
-from .model import ZONES, Scenario, ScenarioError
+from .model import ZONES, Scenario, ScenarioError, Step
 from .position import build_game
 from .protocol import (
     BAD_REQUEST,
     ENGINE_ERROR,
+    ILLEGAL_ANSWER,
     ILLEGAL_POSITION,
     MAX_LINE,
     PROTOCOL_VERSION,
@@ -34,10 +36,12 @@ from .protocol import (
     UNSUPPORTED,
     VERSION,
     EngineRefused,
+    Next,
     ProtocolError,
     decode,
     encode,
     error_reply,
+    read_line,
     table_json,
 )
 from .scenario import check_scenario, check_step
@@ -122,7 +126,11 @@ class Session:
             )
         except ScenarioError as exc:
             raise EngineRefused(BAD_REQUEST, str(exc)) from None
-        engine.answer(step)
+        asked = engine.decision()
+        try:
+            engine.answer(step)
+        except EngineRefused as refused:
+            raise EngineRefused(refused.code, _refusal(step, asked, refused)) from None
         return {}
 
     def hello(self, protocol: object) -> dict[str, Any]:
@@ -169,6 +177,22 @@ class Session:
         self.players = scenario.players
 
 
+def _refusal(step: Step, asked: Next, refused: EngineRefused) -> str:
+    """The message of a refused answer, in the notation (docs/rulings.md P4: the answer
+    as sent, and what was expected): the rules word an answer of the wrong kind in their
+    own terms, an internal card index among them. An "error" key is the scenario's
+    marker, never sent, and ignored as any unknown key is."""
+    if refused.code != ILLEGAL_ANSWER:
+        return refused.message
+    sent = json.dumps(dict(step.answer), separators=(", ", ": "))
+    if asked == "end":
+        return f"{step.family}: {sent}: the game is over, no answer is asked"
+    if isinstance(asked, dict) and step.kind not in asked.values():
+        ((whom, kind),) = asked.items()
+        return f"{step.family}: {sent} answers a {step.kind}, but the game asks {{{whom}: {kind}}}"
+    return refused.message
+
+
 def _cards(scenario: Scenario) -> list[str]:
     cards = [entry.card for stack in scenario.queue for entry in stack]
     for zone in ZONES:
@@ -181,14 +205,12 @@ def serve(requests: BinaryIO, replies: BinaryIO, registry: Registry) -> int:
     """Answer ``requests`` line by line until their end or ``quit``; 0."""
     session = Session(registry)
     while True:
-        line = requests.readline(MAX_LINE + 1)
-        if not line:
+        line = read_line(requests, MAX_LINE, skip=True)
+        if line == b"":
             return 0
-        if len(line) > MAX_LINE and not line.endswith(b"\n"):
-            while line and not line.endswith(b"\n"):  # the rest of the line is skipped
-                line = requests.readline(MAX_LINE)
-            reply = error_reply(None, BAD_REQUEST, f"a request line is at most {MAX_LINE} bytes")
-            done = False
+        if line is None:
+            message = f"a request line is at most {MAX_LINE} bytes, newline included"
+            reply, done = error_reply(None, BAD_REQUEST, message), False
         else:
             reply, done = session.handle(line)
         replies.write(encode(reply))
