@@ -1,7 +1,8 @@
-"""Words for what a family sees: cards, positions, answers and events.
+"""Words for what a family sees: cards, positions, questions and answers.
 
 Everything here reads an :class:`~oriflamme.Observation`, so a description can never
 name a card the family may not see. Card names come from the game's card definitions.
+What happened is told by :mod:`oriflamme.story`.
 """
 
 from __future__ import annotations
@@ -33,17 +34,20 @@ from .core.observation import Observation
 class Words:
     """Names of cards and positions as one observation shows them (see :class:`kinds.Words`)."""
 
-    def __init__(self, observation: Observation, definitions: Mapping[str, CardDef]) -> None:
+    def __init__(
+        self, observation: Observation, definitions: Mapping[str, CardDef], language: str = "en"
+    ) -> None:
         self.seen = observation
         self.definitions = definitions
+        self.language = language  # of card names: a code the card data names (fr, pl)
 
     def short(self, card: CardId) -> str:
-        """``card``'s English name alone, or ``face-down card`` if it is hidden."""
+        """``card``'s name alone (in :attr:`language`), or ``face-down card`` if it is hidden."""
         key = self.seen.key(card)
         if key is None:
             return "face-down card"
         definition = self.definitions.get(key)
-        return definition.name if definition is not None else key
+        return definition.name_in(self.language) if definition is not None else key
 
     def card(self, card: CardId | None) -> str:
         """``card``'s printed family and name, e.g. ``blue Soldier``."""

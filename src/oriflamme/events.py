@@ -1,6 +1,7 @@
 """The events a game records and plugins observe (see :mod:`oriflamme.core.hookspecs`)."""
 
 from .core.events import (
+    Activated,
     Bribed,
     Discarded,
     Eliminated,
@@ -19,6 +20,7 @@ from .core.events import (
 )
 
 __all__ = [
+    "Activated",
     "Bribed",
     "Discarded",
     "Eliminated",
@@ -29,7 +31,7 @@ __all__ = [
     "Lost",
     "Moved",
     "Placed",
-    "Revealed",
+        "Revealed",
     "RoundEnded",
     "RoundStarted",
     "Stolen",

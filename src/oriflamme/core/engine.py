@@ -17,7 +17,15 @@ from .budget import OverBudget, steps_bound
 from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements, new_decision
 from .effects import Effects
 from .errors import PluginError
-from .events import GameEnded, GameStarted, Revealed, RoundEnded, RoundStarted, TokenAdded
+from .events import (
+    Activated,
+    GameEnded,
+    GameStarted,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    TokenAdded,
+)
 from .identity import NO_CARD, CardId
 from .rules import INERT
 from .scoring import final_scores, winners
@@ -210,6 +218,8 @@ class Engine(Effects):
 
     def _activate(self, card: CardId) -> None:
         s = self._state
+        if self._emitting:
+            self._emit(Activated, (card, s.owner(card)))
         finish = (None, _FINISH, card, ())
         s.tasks = (*s.tasks, finish)
         ability = self.rules.abilities.get(s.identity.keys[card], INERT)

@@ -144,6 +144,21 @@ class Bribed(NamedTuple):
     kind: Literal["bribed"] = "bribed"
 
 
+class Activated(NamedTuple):
+    """Face-up ``card``, owned by ``family``, is taking its turn in the resolution phase:
+    its ability applies next (RULINGS R1; just after its :class:`Revealed` if it was
+    revealed now).
+
+    The events that follow, up to the next card's turn or the round's end, are what
+    its turn did: none at all means its ability did nothing. A card applying another's
+    ability (a Shapeshifter, a Plot) is still this card's turn.
+    """
+
+    card: CardId
+    family: str
+    kind: Literal["activated"] = "activated"
+
+
 class RoundEnded(NamedTuple):
     """The resolution phase of round ``round`` is over."""
 
@@ -172,6 +187,7 @@ Event = (
     | Lost
     | Stolen
     | Bribed
+    | Activated
     | RoundEnded
     | GameEnded
 )
@@ -191,6 +207,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Lost,
         Stolen,
         Bribed,
+        Activated,
         RoundEnded,
         GameEnded,
     )
@@ -213,6 +230,7 @@ HOOKS: dict[str, str] = {
     "lost": "influence_lost",
     "stolen": "influence_stolen",
     "bribed": "card_bribed",
+    "activated": "card_activated",
     "round_ended": "round_ended",
     "game_ended": "game_ended",
 }

@@ -36,6 +36,7 @@ from .ability import Ability
 from .botkinds import BotKind
 from .events import HOOKS as EVENT_HOOK_NAMES
 from .events import (
+    Activated,
     Bribed,
     Discarded,
     Eliminated,
@@ -225,6 +226,12 @@ def influence_stolen(game: Effects, event: Stolen) -> None:
 @hookspec
 def card_bribed(game: Effects, event: Bribed) -> None:
     """A Bribery token was put on a card: its family owns the card now (RULINGS R3)."""
+
+
+@hookspec
+def card_activated(game: Effects, event: Activated) -> None:
+    """A face-up card takes its turn in the resolution phase: its ability applies next
+    (after its reveal, if it was revealed now)."""
 
 
 @hookspec

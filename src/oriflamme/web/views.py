@@ -2,8 +2,9 @@
 
 A view is built from one :class:`~oriflamme.Observation` and the game's public rules
 (card names and texts, how each kind of question reads), never from the game itself,
-so it can hold nothing that family may not see: the log lines, the question and the
-answers' words all come from the same observation.
+so it can hold nothing that family may not see: the log (the story the terminal tells,
+:mod:`oriflamme.story`), the question and the answers' words all come from the same
+observation.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ from typing import Any
 
 from ..core.observation import Observation
 from ..core.rules import GameRules
-from ..describe import Words, answer_text, event_text, question_text
+from ..describe import Words, answer_text, question_text
+from ..story import story_lines
 
 
 def build_view(
@@ -52,7 +54,7 @@ def build_view(
         answer_texts=texts,
         question=question,
         waiting_for=decision.family if decision is not None else None,
-        log=[line for line in (event_text(words, e) for e in observation.events) if line],
+        log=story_lines(observation, definitions),
         names={key: definitions[key].name for key in keys},
         texts={key: definitions[key].text for key in keys},
         bribes={str(card): family for card, family in observation.bribes.items()},

@@ -1,0 +1,149 @@
+"""The story a family reads: one line per thing, each naming its card, nothing twice.
+
+Seeded games are played by random bots; one family's story is read after every
+answer, as the terminal reads it. The checks hold for every line of every game:
+
+- the queue the story follows from the events is the game's queue, position by
+  position, so every "position N" it prints is the one the table showed;
+- adding up the Influence each line announces gives each family's Influence, so no
+  change is left untold and none is told twice;
+- each card eliminated, discarded, moved or bribed, each placement and each token has
+  exactly one line;
+- the story depends on nothing the family may not see: a game dealt differently but
+  agreeing with all it has seen (``Game.determinise``) tells the very same story.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections import Counter
+
+import pytest
+
+from oriflamme import Game, Registry
+from oriflamme.core.events import (
+    Bribed,
+    Discarded,
+    Eliminated,
+    Moved,
+    Placed,
+    TokenAdded,
+)
+from oriflamme.story import Story, counted, story_lines
+
+from .helpers import new_game, random_bots
+
+SETS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
+GAMES = [(seed, families, sets) for seed in range(6) for families in (3, 4, 5) for sets in SETS]
+#: The Influence a line announces, at its end: ": +2.", ": blue +1, green -1."
+SCORES = re.compile(r": ((?:[a-z]+ )?[+-]\d+(?:, (?:[a-z]+ )?[+-]\d+)*)\.$")
+
+
+def told(game: Game, family: str, seed: int) -> tuple[list[str], list[tuple[int, ...]]]:
+    """``family``'s story of ``game`` played out by random bots, read after each answer,
+    and the game's Influence each time (by seat), checking the story's queue as it goes."""
+    bots = random_bots(game, seed)
+    story = Story(game.rules.definitions)
+    lines: list[str] = []
+    influence = [game.observe(family).seat_influence]
+    while True:
+        seen = game.observe(family)
+        lines += story.read(seen)
+        assert story.queue == seen.queue, f"seed {seed}, after {len(lines)} lines"
+        if game.over:
+            return lines, influence
+        decision = game.decision
+        assert decision is not None
+        game.answer(bots[decision.family].choose(game.observe(decision.family)))
+
+
+@pytest.mark.parametrize(("seed", "families", "sets"), GAMES)
+def test_every_change_is_told_once_with_its_card(
+    registry: Registry, seed: int, families: int, sets: str
+) -> None:
+    print(f"seed {seed}, {families} families, {sets}")
+    game = new_game(registry, seed, families, sets=SETS[sets])
+    you = game.families[seed % families]
+    start = dict(zip(game.families, game.observe(you).seat_influence, strict=True))
+    lines, _ = told(game, you, seed)
+    events = game.observe(you).events
+
+    # The Influence the lines announce adds up to the game's, family by family.
+    total = Counter(start)
+    for line in lines:
+        found = SCORES.search(line)
+        for part in found.group(1).split(", ") if found else ():
+            family, _, amount = part.rpartition(" ")
+            total[family or you] += int(amount)
+    assert dict(total) == dict(game.observe(you).influence), "\n".join(lines)
+
+    # One line per elimination, discard, move, Bribery token, placement and token.
+    def lines_with(pattern: str) -> int:
+        return sum(bool(re.search(pattern, line)) for line in lines)
+
+    def count(kind: type) -> int:
+        return sum(isinstance(e, kind) for e in events)
+
+    assert lines_with(r" eliminated (?!pile)| was eliminated") == count(Eliminated)
+    assert lines_with(r" is discarded") == count(Discarded)
+    assert lines_with(r" moved ") == count(Moved)
+    assert lines_with(r"Bribery token on ") == count(Bribed)
+    assert lines_with(r" placed | came into the queue") == count(Placed)
+    assert lines_with(r" kept .* face down: ") == count(TokenAdded)
+    assert not [line for line in lines if "  " in line or line != line.strip()]
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_story_depends_only_on_what_the_family_sees(registry: Registry, seed: int) -> None:
+    print(f"seed {seed}")
+    rng = random.Random(seed)
+    game = new_game(registry, seed, 3 + seed % 3, sets=SETS[list(SETS)[seed % 3]])
+    bots = random_bots(game, seed)
+    while not game.over:
+        for family in game.families:
+            seen = game.observe(family)
+            other = Game.determinise(seen, rng.getrandbits(32), registry=registry)
+            assert other.observe(family) == seen
+            mine = story_lines(seen, game.rules.definitions)
+            assert story_lines(other.observe(family), other.rules.definitions) == mine
+        decision = game.decision
+        assert decision is not None
+        game.answer(bots[decision.family].choose(game.observe(decision.family)))
+
+
+def test_others_placements_are_never_named(registry: Registry) -> None:
+    game = new_game(registry, 4, 4, sets=("base", "ablaze"))
+    lines, _ = told(game, "red", 4)
+    names = {d.name for d in game.rules.definitions.values()}
+    placed = [line for line in lines if " placed " in line and not line.startswith("You")]
+    assert placed, lines
+    for line in placed:
+        assert "a card face down" in line
+        placement = line.split(" placed ")[1].split(", covering ")[0]
+        assert not [name for name in names if name in placement], line
+
+
+def test_a_story_read_whole_is_the_story_read_as_it_happens(registry: Registry) -> None:
+    """The web page rebuilds the story from the start; the terminal reads it as it goes."""
+    for seed in range(3):
+        game = new_game(registry, seed, 4, sets=("base", "ablaze"))
+        lines, _ = told(game, "blue", seed)
+        assert story_lines(game.observe("blue"), game.rules.definitions) == lines
+
+
+def test_card_names_follow_the_language(registry: Registry) -> None:
+    game = new_game(registry, 1, 3)
+    lines, _ = told(game, "red", 1)
+    french = story_lines(game.observe("red"), game.rules.definitions, "fr")
+    assert len(french) == len(lines)
+    soldat = [line for line in french if "Soldat" in line]
+    assert soldat, french
+    assert [line for line in lines if "Soldier" in line]
+
+
+def test_counted_nouns_agree() -> None:
+    assert counted(1, "token") == "1 token"
+    assert counted(0, "token") == "0 tokens"
+    assert counted(3, "position") == "3 positions"
+    assert counted(2, "Influence", "Influence") == "2 Influence"
