@@ -31,7 +31,7 @@ __all__ = [
     "Lost",
     "Moved",
     "Placed",
-        "Revealed",
+    "Revealed",
     "RoundEnded",
     "RoundStarted",
     "Stolen",
