@@ -89,7 +89,7 @@ def test_every_change_is_told_once_with_its_card(
     assert lines_with(r" is discarded") == count(Discarded)
     assert lines_with(r" moved ") == count(Moved)
     assert lines_with(r"Bribery token on ") == count(Bribed)
-    assert lines_with(r" placed | came into the queue") == count(Placed)
+    assert lines_with(r" placed | came into the queue| into the queue face up") == count(Placed)
     assert lines_with(r" kept .* face down: ") == count(TokenAdded)
     assert not [line for line in lines if "  " in line or line != line.strip()]
 

@@ -35,6 +35,10 @@ _NUMBER = re.compile(r"[+-]?[0-9]+")
 
 EXIT_FAILED, EXIT_MISTAKE, EXIT_INTERRUPTED, EXIT_PIPE = 1, 2, 130, 141
 
+#: ``play``'s ``--families`` and ``--sets`` when left out. The parsed options hold
+#: None for them, so that ``--load`` can tell an option given from one left out.
+PLAY_FAMILIES, PLAY_SETS = 4, ("base",)
+
 
 def quote(text: str) -> str:
     """``text`` as a message shows it: quoted, and cut to :data:`QUOTE` characters."""
@@ -172,8 +176,14 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 
-    play = commands.add_parser("play", help="play a game in the terminal against bots")
-    _add_game_options(play, 4)
+    play = commands.add_parser(
+        "play",
+        help="play a game in the terminal against bots",
+        description="Play a game in the terminal against bots. At any question, c lists "
+        "the cards of the game with their texts; q leaves.",
+    )
+    _add_game_options(play, PLAY_FAMILIES)
+    play.set_defaults(families=None, sets=None)  # PLAY_FAMILIES and PLAY_SETS, unless --load
     play.add_argument(
         "--seat",
         type=_bounded(1, MAX_FAMILIES),
@@ -193,7 +203,36 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="KIND[,KIND...]",
         help="the bots you play against: one kind for every other seat, or one per other "
         "seat in seat order; settings as KIND:NAME=VALUE (default heuristic; "
-        "`oriflamme bots` lists them)",
+        "`oriflamme bots` lists them). Each bot answer is drawn from the game's seed, the "
+        "bot's seat and the number of events so far, so a game continued with --load "
+        "plays on as it would have",
+    )
+    play.add_argument(
+        "--language",
+        type=_text,
+        default="en",
+        metavar="CODE",
+        help="the cards' names and texts in this language: en (default) or a code the card "
+        "data gives, fr or pl for the base game (a card with no text in it shows its "
+        "English one)",
+    )
+    play.add_argument(
+        "--save",
+        type=_text,
+        default=None,
+        metavar="FILE",
+        help="write the game to FILE after every answer (yours and the bots'), whole or "
+        "not at all; --load FILE continues it (it may be the same file)",
+    )
+    play.add_argument(
+        "--load",
+        type=_text,
+        default=None,
+        metavar="FILE",
+        help="continue the game saved in FILE, its bots playing on from its own seed. "
+        "It keeps the families, cards, variants and seed it was set up with: "
+        "--families, --sets, --size, --cards, --variant or --seed that say otherwise "
+        "are refused; --seat and --bots choose as for a new game",
     )
 
     simulate = commands.add_parser("simulate", help="bots play many games; print the results")

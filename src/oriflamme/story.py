@@ -158,7 +158,7 @@ class Story:
         card = self._turn
         if card is not None and not self._did:
             definition = self._definition(card)
-            idle = getattr(definition, "idle", None) if definition is not None else None
+            idle = definition.idle if definition is not None else None
             lines.append(f"{self._at(card)} {idle or 'does nothing'}.")
         self._turn = None
         self._did = False
@@ -184,8 +184,11 @@ class Story:
             queue.insert(min(event.position, len(queue)), [card])
         if not event.face_up and self._seen is not None and card not in self._seen.own_keys:
             self._hidden.add(card)
-        if event.face_up:
+        if event.face_up:  # put in by the card whose turn it is (a Prince, an Impersonation)
             self._up.add(card)
+            by = self._turn
+            if by is not None and by != card and self._where(by) is not None:
+                return f"{self._at(by)} put {self._name(card)} into the queue face up {where}."
             return f"{self._name(card)} came into the queue face up {where}."
         if event.family == self._you:
             return f"you placed {self._name(card, face_down=False)} face down {where}."

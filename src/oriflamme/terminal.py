@@ -1,16 +1,20 @@
 """``oriflamme play``: one person against bots, in the terminal.
 
-The screen shows only what the person's family may see (its observation):
-the queue, the hand, everyone's Influence and piles, what just happened, and the
-legal answers, numbered. Bad input asks again; ``q``, Ctrl-C or the end of input
-leave cleanly.
+The screen shows only what the person's family may see (its observation): the queue,
+the hand, everyone's Influence and piles, what just happened (its :mod:`.story`), and
+the legal answers, numbered. At any question ``c`` lists the game's cards with their
+texts (``c N`` or a card's name shows one) and asks again. Bad input asks again; ``q``,
+Ctrl-C or the end of input leave cleanly. ``--language`` picks the cards' names and texts.
+``--save`` writes the game after every answer; ``--load`` goes on with a saved one, its
+bots drawing what they would have drawn uninterrupted (:func:`turn_seed`).
 
 Whatever is typed is only ever a wrong answer, never a crash: an answer is a number
 in the digits 0-9 (``²`` or ``٣`` are not), of at most :data:`MAX_ANSWER_DIGITS`
 digits. Read from a pipe or a file, a line keeps its first :data:`MAX_LINE` characters
 (the rest is read past, never held in memory) and bytes that are not UTF-8 read as U+FFFD.
-After :data:`MAX_WRONG` wrong answers in a row the game ends, with status 1: input
-that never answers (a script gone wrong) must not loop for ever.
+After :data:`MAX_WRONG` wrong answers in a row, or :data:`MAX_LINES` lines that
+answer nothing, the game ends with status 1: input that never answers (a script gone
+wrong) must not loop for ever.
 """
 
 from __future__ import annotations
@@ -19,18 +23,22 @@ import argparse
 import io
 import random
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
-from .bots.kinds import parse_bots
+from .arguments import PLAY_FAMILIES, PLAY_SETS, quote
+from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot, bot_seed
 from .choices import game_config
+from .core.cardsets import languages
 from .core.config import COLOURS
 from .core.decisions import Answer, Placement
 from .core.errors import ConfigError
 from .core.game import Game
 from .core.plugins import Registry
-from .describe import Words, answer_text, event_text, question_text, view_lines
+from .describe import Words, answer_text, question_text, view_lines
+from .savefile import check_same, check_save_path, load_game, save_game
+from .story import Story
 
 #: Characters of an answer line kept; no answer is longer than a few digits.
 MAX_LINE = 1000
@@ -38,6 +46,13 @@ MAX_LINE = 1000
 MAX_ANSWER_DIGITS = 6
 #: Wrong answers in a row after which the game ends.
 MAX_WRONG = 100
+#: Lines read at one question that answer nothing (card texts included) after which
+#: the game ends.
+MAX_LINES = 10 * MAX_WRONG
+#: The languages' names, for messages; another code is shown as it is.
+LANGUAGES = {"en": "English", "fr": "French", "pl": "Polish"}
+#: What asks for the cards' texts: alone, or before a number or a card's name.
+CARDS = ("c", "cards")
 
 
 class Quit(Exception):
@@ -83,34 +98,62 @@ def _choice(text: str, count: int) -> int | None:
     return number - 1 if 1 <= number <= count else None
 
 
+def turn_seed(seed: int, seat: int, events: int) -> int:
+    """The seed of the bot in ``seat`` (0 = the first) for the answer it gives after the
+    game's first ``events`` events: ``bot_seed(seed, seat) * 1_000_000 + events``.
+
+    Everything in it is in a save, so a game continued from a save draws the very
+    numbers it would have drawn uninterrupted. (A save holds at most 100,000 events.)
+    """
+    return bot_seed(seed, seat) * 1_000_000 + events
+
+
 class TerminalGame:
     """Runs a game in the terminal: the person answers for ``you``, bots for the others.
 
-    What is shown comes from ``you``'s observation only.
+    ``bots`` gives, for each other family, the bot that answers its pending decision in
+    a game (a new one each time: see :func:`turn_seed`). What is shown comes from
+    ``you``'s observation only; card names and texts are in ``language``. ``save``, if
+    given, is called with the game at the start and after every answer.
     """
 
     def __init__(
-        self, game: Game, you: str, bots: Mapping[str, Bot], read: Callable[[str], str], out: TextIO
+        self,
+        game: Game,
+        you: str,
+        bots: Mapping[str, Callable[[Game], Bot]],
+        read: Callable[[str], str],
+        out: TextIO,
+        *,
+        language: str = "en",
+        save: Callable[[Game], None] | None = None,
     ) -> None:
         self.game = game
         self.you = you
         self.bots = bots
         self.read = read
         self.out = out
-        self.seen = 0  # events already shown
+        self.language = language
+        self.save = save
         self.definitions = game.rules.definitions
         self.kinds = game.rules.kinds
+        self.story = Story(self.definitions, language)
 
     def say(self, text: str = "") -> None:
         print(text, file=self.out)
 
     def words(self) -> Words:
-        return Words(self.game.observe(self.you), self.definitions)
+        return Words(self.game.observe(self.you), self.definitions, self.language)
 
-    def run(self) -> int:
+    def run(self, *, resumed: bool = False) -> int:
         game = self.game
-        self.say(f"You are {self.you}. Cards: {', '.join(game.cards)}.")
-        self.say("Type the number of an answer; q leaves the game.")
+        names = ", ".join(self.definitions[key].name_in(self.language) for key in game.cards)
+        self.say(f"You are {self.you}. Cards: {names}.")
+        self.say("Type the number of an answer; c shows the cards' texts; q leaves the game.")
+        if resumed:  # the story so far was told before the save: it goes on from here
+            self.story.read(game.observe(self.you))
+        if self.save is not None:
+            self.save(game)
         try:
             while not game.over:
                 decision = game.decision
@@ -121,7 +164,9 @@ class TerminalGame:
                     self.show(words)
                     game.answer(self.ask(words), family=family)
                 else:
-                    game.answer(self.bots[family].choose(game.observe(family)), family=family)
+                    game.answer(self.bots[family](game).choose(game.observe(family)), family=family)
+                if self.save is not None:
+                    self.save(game)
         except Quit as left:
             self.say(f"\n{left.message}")
             return left.status
@@ -143,12 +188,8 @@ class TerminalGame:
         return 0
 
     def show_news(self, words: Words) -> None:
-        events = words.seen.events
-        for event in events[self.seen :]:
-            text = event_text(words, event)
-            if text:
-                self.say(text)
-        self.seen = len(events)
+        for line in self.story.read(words.seen):
+            self.say(line)
 
     def show(self, words: Words) -> None:
         self.show_news(words)
@@ -156,14 +197,75 @@ class TerminalGame:
         for line in view_lines(words):
             self.say(line)
 
-    def choose(self, prompt: str, labels: list[str], back: bool = False) -> int | None:
-        """The index the person picks among ``labels``; None for 'back' when allowed."""
+    # The cards' texts.
+
+    def card_lines(self, numbers: Iterable[int]) -> list[str]:
+        """Cards of the game's card list (by index), each with its name and text."""
+        language = self.language
+        cards = self.game.cards
+        lines: list[str] = []
+        english: list[str] = []
+        for number in numbers:
+            card = self.definitions[cards[number]]
+            name = card.name_in(language)
+            if language != "en" and language not in dict(card.texts):
+                english.append(name)
+            lines.append(f"  c {number + 1:<2} {name}: {card.text_in(language)}")
+        if english:
+            none = f"the card data has none in {LANGUAGES.get(language, language)}"
+            some = "" if len(english) == len(lines) else f" for {', '.join(english)}"
+            lines.append(f"(texts in English{some}: {none})")
+        return lines
+
+    def lookup(self, text: str) -> list[str] | None:
+        """What ``text`` asks to see of the cards' texts; None if it asks for none.
+
+        ``c`` (or ``cards``) lists them all; ``c N``, ``c NAME`` or a card's name alone
+        shows one (its name in the game's language or in English, or its key).
+        """
+        cards = self.game.cards
+        if text in CARDS:
+            return ["The cards of this game (c N or a card's name shows one):"] + (
+                self.card_lines(range(len(cards)))
+            )
+        if not text.strip():
+            return None
+        first, *rest = text.split(maxsplit=1)
+        asked = first in CARDS and bool(rest)
+        wanted = rest[0] if asked else text
+        if asked and wanted.isascii() and wanted.isdigit():
+            picked = _choice(wanted, len(cards))
+            if picked is None:
+                return [f"c N shows card N, from 1 to {len(cards)}; c lists them."]
+            return self.card_lines([picked])
+        wanted = " ".join(wanted.split()).casefold()
+        for number, key in enumerate(cards):
+            card = self.definitions[key]
+            names = {card.name_in(self.language), card.name, key, key.replace("_", " ")}
+            if wanted in {name.casefold() for name in names}:
+                return self.card_lines([number])
+        if asked:
+            return [f"No card of this game is called {quote(rest[0])}; c lists them."]
+        return None
+
+    # Questions.
+
+    def offer(self, prompt: str, labels: list[str], back: bool) -> None:
         self.say(prompt)
         for number, label in enumerate(labels, 1):
             self.say(f"  {number}) {label}")
         if back:
             self.say("  b) back")
-        for _ in range(MAX_WRONG):
+
+    def choose(self, prompt: str, labels: list[str], back: bool = False) -> int | None:
+        """The index the person picks among ``labels``; None for 'back' when allowed.
+
+        Looking at the cards' texts answers nothing and changes nothing: the same
+        question is asked again.
+        """
+        self.offer(prompt, labels, back)
+        wrong = 0
+        for _ in range(MAX_LINES):
             try:
                 text = self.read("> ").strip().lower()
             except (EOFError, KeyboardInterrupt):
@@ -175,12 +277,23 @@ class TerminalGame:
             picked = _choice(text, len(labels))
             if picked is not None:
                 return picked
+            shown = self.lookup(text)
+            if shown is not None:
+                for line in shown:
+                    self.say(line)
+                self.offer(prompt, labels, back)
+                continue
             self.say(
                 f"Please type a number from 1 to {len(labels)}"
                 + (", b to go back" if back else "")
-                + ", or q to leave."
+                + ", c for the cards' texts, or q to leave."
             )
-        raise Quit(f"{MAX_WRONG} answers in a row were not one of the choices: game over.", 1)
+            wrong += 1
+            if wrong == MAX_WRONG:
+                raise Quit(
+                    f"{MAX_WRONG} answers in a row were not one of the choices: game over.", 1
+                )
+        raise Quit(f"{MAX_LINES} lines in a row answered nothing: game over.", 1)
 
     def ask(self, words: Words) -> Answer:
         decision = words.seen.decision
@@ -209,37 +322,76 @@ class TerminalGame:
                 return Placement(card, spots[where])
 
 
+def _new_game(args: argparse.Namespace, registry: Registry) -> Game:
+    filled = argparse.Namespace(**vars(args))
+    filled.families = args.families or PLAY_FAMILIES
+    filled.sets = args.sets or PLAY_SETS
+    _check_seat(args.seat, COLOURS[: filled.families])  # before the deal: the seat is wrong
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    return Game.new(game_config(filled, registry, seed), registry=registry)
+
+
+def _check_seat(seat: int, families: tuple[str, ...]) -> None:
+    if seat > len(families):
+        raise ConfigError(
+            f"--seat {seat}: a game of {len(families)} families has seats 1 to {len(families)}"
+        )
+
+
 def play_command(
     args: argparse.Namespace,
     registry: Registry,
     read: Callable[[str], str] = read_line,
     out: TextIO | None = None,
 ) -> int:
-    families = COLOURS[: args.families]
-    if args.seat > len(families):
+    # Options that came in later are read with defaults, for callers that build the
+    # options by hand.
+    language: str = getattr(args, "language", "en")
+    load: str | None = getattr(args, "load", None)
+    save: str | None = getattr(args, "save", None)
+    known = languages(registry.cards.values())
+    if language not in known:
         raise ConfigError(
-            f"--seat {args.seat}: a game of {len(families)} families has seats 1 to {len(families)}"
+            f"--language {quote(language)}: the card data has no such language "
+            f"(languages: {', '.join(known)})"
         )
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
-    config = game_config(args, registry, seed)
+    if save is not None:
+        check_save_path(save)
+    if load is not None:
+        game = load_game(load, registry)
+        check_same(args, game, load)
+    else:
+        game = _new_game(args, registry)
+    families = game.families
+    _check_seat(args.seat, families)
+    seed = game.config.seed  # a save keeps it: bots go on as they would have
     you = families[args.seat - 1]
     others = [(seat, family) for seat, family in enumerate(families) if family != you]
     choices = parse_bots(args.bots, len(others), registry, seats="other seats")
-    game = Game.new(config, registry=registry)
-    bots: dict[str, Bot] = {
-        family: choice.make(random.Random(bot_seed(seed, seat)), registry)
+    bots = {
+        family: _bot(choice, registry, seed, seat)
         for (seat, family), choice in zip(others, choices, strict=True)
     }
     stream = out if out is not None else sys.stdout
     if read is read_line and isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8: a wrong answer
-    print(
-        f"Oriflamme: {len(families)} families, sets {','.join(config.sets)}, seed {seed} "
-        f"(replay with --seed {seed}).",
-        file=stream,
-    )
-    print(
+    setup = f"{len(families)} families, sets {','.join(game.config.sets)}, seed {seed}"
+    lines = [
+        f"Oriflamme: the game saved in {load}, {setup}: round {game.round}, {game.phase} phase."
+        if load is not None
+        else f"Oriflamme: {setup} (replay with --seed {seed}).",
         "Bots: " + ", ".join(f"{f} {c.text}" for (_, f), c in zip(others, choices, strict=True)),
-        file=stream,
-    )
-    return TerminalGame(game, you, bots, read, stream).run()
+    ]
+    if save is not None:
+        lines.append(f"The game is saved in {save} after every answer (--load continues it).")
+    print("\n".join(lines), file=stream)
+    writer = None if save is None else (lambda played: save_game(played, save))
+    terminal = TerminalGame(game, you, bots, read, stream, language=language, save=writer)
+    return terminal.run(resumed=load is not None)
+
+
+def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:
+    def make(game: Game) -> Bot:
+        return choice.make(random.Random(turn_seed(seed, seat, len(game.events))), registry)
+
+    return make

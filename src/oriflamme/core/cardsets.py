@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import Enum, StrEnum
 from importlib.resources.abc import Traversable
 from typing import Any, TypeGuard, TypeVar
@@ -36,6 +36,11 @@ KEY_PATTERN = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_KEY - 1}}}\Z")
 
 #: What :data:`KEY_PATTERN` accepts, in words, for messages.
 KEY_RULE = f"lowercase snake_case (a-z, 0-9, _), at most {MAX_KEY} characters"
+
+#: A language code of ``names`` and ``texts``: ``fr``, ``pl``, ``pt_br``. It is typed
+#: (``--language``), so it is kept to lowercase letters; English is the card's own
+#: ``name`` and ``text``, never a code here.
+LANGUAGE_PATTERN = re.compile(r"[a-z]{2,3}(?:_[a-z0-9]{2,8})?\Z")
 
 
 def is_key(value: object) -> TypeGuard[str]:
@@ -92,6 +97,10 @@ class CardDef:
     setup: Setup = Setup.SHUFFLED
     requires: str | None = None  # a card that must be in the card list with this one
     source: str = ""
+    # Last, so that code giving the fields above by position still works.
+    texts: tuple[tuple[str, str], ...] = ()  # the text in other languages, by code
+    # What its ability did when its turn did nothing at all, to follow "green's Heir ".
+    idle: str | None = None
 
     @property
     def is_character(self) -> bool:
@@ -100,6 +109,10 @@ class CardDef:
     def name_in(self, language: str) -> str:
         """The card's name in ``language`` (``en``, ``fr``, ``pl``...), English if unknown."""
         return dict(self.names).get(language, self.name)
+
+    def text_in(self, language: str) -> str:
+        """The card's text in ``language``, English if the card data has none in it."""
+        return dict(self.texts).get(language, self.text)
 
     @classmethod
     def from_mapping(
@@ -139,15 +152,14 @@ class CardDef:
                     f"{label}: {text_field!r} must be a non-empty string, not {show(value)}",
                     text_field,
                 )
-        names = data.get("names", {})
-        if not isinstance(names, Mapping) or not all(
-            type(k) is str and type(v) is str and v.strip() for k, v in names.items()
-        ):
-            raise fail(
-                f"{label}: 'names' must map language codes to names "
-                f"({{fr: Archer, pl: Łucznik}}), not {show(names)}",
-                "names",
-            )
+        names = _translations(data, "names", "{fr: Archer, pl: Łucznik}", fail, label)
+        texts = _translations(data, "texts", "{fr: Éliminez ..., pl: Zlikwiduj ...}", fail, label)
+        idle = data.get("idle")
+        if idle is not None and (type(idle) is not str or not idle.strip()):
+            raise fail(f"{label}: 'idle' must be a non-empty phrase, not {show(idle)}", "idle")
+        if idle is not None and idle.rstrip().endswith("."):
+            # The line it ends adds the full stop: "green's Heir gains nothing: ...".
+            raise fail(f"{label}: 'idle' must not end with a full stop: {show(idle)}", "idle")
         discard = data.get("discard_after_use", False)
         if type(discard) is not bool:
             raise fail(
@@ -160,7 +172,9 @@ class CardDef:
             type=_enum(CardType, data["type"], fail, label, "type"),
             text=" ".join(data["text"].split()),
             set=set_name,
-            names=tuple(sorted(names.items())),
+            names=names,
+            texts=texts,
+            idle=" ".join(idle.split()) if idle is not None else None,
             reveal_tokens=_enum(
                 RevealTokens, data.get("reveal_tokens", "gain"), fail, label, "reveal_tokens"
             ),
@@ -183,12 +197,50 @@ _CARD_FIELDS = frozenset(
         "names",
         "type",
         "text",
+        "texts",
+        "idle",
         "reveal_tokens",
         "discard_after_use",
         "setup",
         "requires",
     }
 )
+
+
+def languages(cards: Iterable[CardDef]) -> tuple[str, ...]:
+    """``en`` and every language code ``cards`` name (in ``names`` or ``texts``)."""
+    codes = {code for card in cards for code, _ in (*card.names, *card.texts)}
+    return ("en", *sorted(codes))
+
+
+def _translations(
+    data: Mapping[str, Any], field: str, example: str, fail: Any, label: str
+) -> tuple[tuple[str, str], ...]:
+    """``names`` or ``texts``: language codes mapped to non-empty strings, sorted."""
+    value = data.get(field, {})
+    if not isinstance(value, Mapping) or not all(
+        type(k) is str and type(v) is str and v.strip() for k, v in value.items()
+    ):
+        raise fail(
+            f"{label}: {field!r} must map language codes to {field} ({example}), not {show(value)}",
+            field,
+        )
+    for code in value:
+        if code == "en":
+            raise fail(
+                f"{label}: {field!r}: English is the card's own "
+                f"{field[:-1]!r}, not a language code of {field!r}",
+                field,
+                code,
+            )
+        if not LANGUAGE_PATTERN.match(code):
+            raise fail(
+                f"{label}: {field!r}: language code {show(code)} must be a lowercase "
+                "code like fr, pl or pt_br",
+                field,
+                code,
+            )
+    return tuple(sorted((k, " ".join(v.split())) for k, v in value.items()))
 
 
 def _requires(value: object, fail: Any, label: str) -> str | None:
