@@ -129,6 +129,13 @@ def _plugin_missing(data: dict[str, object]) -> None:
     rules["plugins"].append(["ghosts", "oriflamme-ghosts", "1.0"])
 
 
+def _plugin_older(data: dict[str, object]) -> None:
+    rules = data["rules"]
+    assert isinstance(rules, dict)
+    for plugin in rules["plugins"]:
+        plugin[2] = "0.0.1"
+
+
 @pytest.mark.parametrize(
     ("write", "message"),
     [
@@ -139,6 +146,7 @@ def _plugin_missing(data: dict[str, object]) -> None:
         (b"\xff\xfe\x00", "not a saved game: not UTF-8 text"),
         (lambda data: data.update(version=99), "saved game version 99 is not supported"),
         (_plugin_missing, "this game was saved with plugin 'ghosts' (oriflamme-ghosts 1.0)"),
+        (_plugin_older, "this game was saved with plugin 'base' version 0.0.1"),
     ],
 )
 def test_a_save_that_cannot_be_continued_is_one_line_and_status_2(
@@ -166,6 +174,7 @@ def test_a_save_that_cannot_be_continued_is_one_line_and_status_2(
     assert captured.out == ""
     assert captured.err.startswith(f"oriflamme: error: --load {path}: {message}"), captured.err
     assert captured.err.count("\n") == 1
+    assert "allow_other_versions" not in captured.err  # advice for the Python API only
 
 
 def test_a_save_of_a_plugin_left_out_is_refused(

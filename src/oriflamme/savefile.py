@@ -42,7 +42,12 @@ def load_game(path: str, registry: Registry) -> Game:
     try:
         return Game.from_json(text, registry=registry)
     except SaveError as exc:
-        raise SaveError(f"--load {path}: {exc}") from None
+        # The engine's advice is for the Python API; a player can only install that version.
+        said = str(exc).replace(
+            "load with allow_other_versions=True to try anyway",
+            "install that version to play it",
+        )
+        raise SaveError(f"--load {path}: {said}") from None
 
 
 def save_game(game: Game, path: str) -> None:
