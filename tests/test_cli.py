@@ -31,6 +31,8 @@ def test_cards_lists_every_base_card(capsys: pytest.CaptureFixture[str]) -> None
     for name in ("Archer", "Soldat", "Espion", "Héritier", "Changeforme", "Complot"):
         assert name in out
     assert "no ability implemented" not in out
+    assert "Eliminate an adjacent card." not in out  # the texts are French too
+    assert "Éliminez une carte adjacente." in out
 
 
 def test_simulate_prints_wins_per_seat_and_mean_scores(

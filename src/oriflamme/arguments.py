@@ -278,7 +278,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--language",
         choices=("en", "fr", "pl"),
         default="en",
-        help="card names in this language (default en)",
+        help="card names and texts in this language (default en; a text the card data "
+        "lacks in it is shown in English)",
     )
     _add_plugin_options(cards)
 

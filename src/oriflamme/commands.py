@@ -94,7 +94,7 @@ def cards_command(args: argparse.Namespace, registry: Registry) -> int:
                 note = ""
             print(
                 f"  {card.key:<14} {card.name_in(args.language):<20} "
-                f"{card.type.value:<9} {card.text}{note}"
+                f"{card.type.value:<9} {card.text_in(args.language)}{note}"
             )
     orphans = sorted(set(tables.abilities) - set(tables.cards))
     for key in orphans:
