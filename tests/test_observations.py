@@ -59,10 +59,11 @@ PLAIN = (
 WALK_LIMIT = 200_000
 
 
-def reachable(root: object) -> Iterator[tuple[object, object | None]]:
+def reachable(root: object, skip: object = None) -> Iterator[tuple[object, object | None]]:
     """Every object reachable from ``root`` through references, with the one that led to
-    it. Classes, modules and functions are not followed: they are code, not data."""
-    seen: set[int] = set()
+    it, but ``skip`` and what only it leads to. Classes, modules and functions are not
+    followed: they are code, not data."""
+    seen: set[int] = {id(skip)} if skip is not None else set()
     todo: list[tuple[object, object | None]] = [(root, None)]
     while todo:
         item, parent = todo.pop()
@@ -76,8 +77,13 @@ def reachable(root: object) -> Iterator[tuple[object, object | None]]:
         todo.extend((child, item) for child in gc.get_referents(item))
 
 
-def check_plain(observation: Observation, where: str) -> None:
-    for item, parent in reachable(observation):
+def check_plain(observation: Observation, where: str, game: Game | None = None) -> None:
+    """Every value ``observation`` holds is plain data, but for its rules: the game's own
+    rules table (card definitions, decision kinds), public as the rulebook is and shared
+    by every game of those rules, which prints it (``str(observation)``)."""
+    if game is not None:
+        assert observation.rules is game.rules, where
+    for item, parent in reachable(observation, skip=observation.rules):
         assert not isinstance(item, GAME_TYPES), f"{where}: reaches a {type(item).__name__}"
         if isinstance(item, type):
             continue
@@ -198,7 +204,7 @@ def test_an_observation_holds_no_link_to_the_game(registry: Registry, kind: str)
         for steps in (0, 25, 40, 1000):
             play_until(game, steps, seed + steps)
             for family in (None, *game.families):
-                check_plain(game.observe(family), f"seed {seed}, round {game.round}")
+                check_plain(game.observe(family), f"seed {seed}, round {game.round}", game)
 
 
 def set_item(target: Any, key: object, value: object) -> None:

@@ -4,6 +4,11 @@ Game ``i`` is dealt from seed ``S + i``, and its bots draw from the same generat
 every game is reproducible on its own. Games are shared out among ``--jobs`` processes
 (default: every core); the totals are sums over games, so they are the same whatever
 the number of processes.
+
+The report names what was played: the sets and cards, every variant with its value
+(or "no variants"), and each house-rule plugin in play with its cards. A game has one
+winner or a shared win (RULINGS G6): "wins" counts only games won alone, "shared" the
+shared wins, and the win rate is of wins alone.
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ from .choices import describe_cards, game_config
 from .core.config import GameConfig
 from .core.game import Game
 from .core.plugins import Registry
+from .core.rules import GameRules
 from .pool import share_out
 
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
@@ -111,7 +117,10 @@ class Summary:
                 f"{row['seat']:<5} {row['family']:<8} {row['bot']:<{width}} {row['wins']:>7} "
                 f"{row['shared_wins']:>7} {100 * row['win_rate']:>6.1f}% {row['mean_score']:>11.2f}"
             )
-        lines.append("wins are outright wins; a shared win (a tie, RULINGS G6) counts apart")
+        lines.append(
+            "wins: games won alone; shared: shared wins (a tie, RULINGS G6), counted in "
+            "neither wins nor win %"
+        )
         return "\n".join(lines)
 
 
@@ -221,6 +230,7 @@ def simulate_command(
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     summary = simulate(config, args.games, registry, jobs=jobs, bots=kinds, progress=progress)
     variants = dict(first.rules.variants)
+    house = house_rules(first.rules, registry)
     if args.json:
         print(
             json.dumps(
@@ -230,6 +240,7 @@ def simulate_command(
                     "sets": list(config.sets),
                     "cards": describe_cards(config, first.cards),
                     "variants": variants,
+                    "house_rules": house,
                     "seeds": [args.seed, args.seed + args.games - 1],
                     "jobs": jobs,
                     "seats": summary.seats(),
@@ -250,7 +261,10 @@ def simulate_command(
         file=out,
     )
     print(describe_cards(config, first.cards), file=out)
-    print("variants: " + ", ".join(f"{k}={_text(v)}" for k, v in variants.items()), file=out)
+    chosen = ", ".join(f"{k}={_text(v)}" for k, v in variants.items())
+    print(f"variants: {chosen}" if chosen else "no variants", file=out)
+    for plugin in house:
+        print(_house_text(plugin), file=out)
     print(summary.table(), file=out)
     print(
         f"{summary.seconds:.2f} s: {rates['games_per_second']:,.0f} games/s, "
@@ -258,6 +272,39 @@ def simulate_command(
         file=out,
     )
     return 0
+
+
+def house_rules(rules: GameRules, registry: Registry) -> list[dict[str, Any]]:
+    """The plugins in play that do not ship with oriflamme, each with the cards it adds
+    and those whose ability it replaces (among the cards the games may deal)."""
+    builtin = {info.name for info in registry.plugins if info.builtin}
+    sets = registry.sets
+    found = []
+    for name, distribution, version in rules.plugins:
+        if name in builtin:
+            continue
+        cards = [key for key, card in rules.definitions.items() if sets[card.set].plugin == name]
+        changed = sorted(key for key, plugin in rules.ability_plugins.items() if plugin == name)
+        found.append(
+            {
+                "plugin": name,
+                "distribution": distribution,
+                "version": version,
+                "cards": cards,
+                "abilities_replaced": [key for key in changed if key not in cards],
+            }
+        )
+    return found
+
+
+def _house_text(plugin: dict[str, Any]) -> str:
+    cards = plugin["cards"]
+    parts = ["cards: " + ", ".join(cards) if cards else "no cards of its own"]
+    if plugin["abilities_replaced"]:
+        parts.append("abilities replaced: " + ", ".join(plugin["abilities_replaced"]))
+    package = f"{plugin['distribution']} {plugin['version']}".strip()
+    where = f"{plugin['plugin']} ({package})" if package else plugin["plugin"]
+    return f"house rules: {where}: {'; '.join(parts)}"
 
 
 def _text(value: object) -> str:

@@ -67,7 +67,8 @@ class Placements:
         if index < 0:
             index += size
         if not 0 <= index < size:
-            raise IndexError(f"option {index} does not exist (options 0 to {size - 1})")
+            held = "option 0" if size == 1 else f"options 0 to {size - 1}"
+            raise IndexError(f"option {index} does not exist ({held})")
         card, at = divmod(index, width)
         return _new(Placement, (self.cards[card], self.ats[at]))
 

@@ -26,7 +26,7 @@ from .determinise import determinise
 from .engine import Engine
 from .errors import AbilityError, ConfigError, IllegalAnswer
 from .events import Event
-from .kinds import BUILTIN_KINDS, DecisionKind, shown
+from .kinds import BUILTIN_KINDS, DecisionKind, indices, shown
 from .observation import Observation, observe
 from .plugins import Registry
 from .position import Position, position_of, state_from_position
@@ -213,9 +213,10 @@ class Game:
             raise _not_asked(decision, family)
         options = decision.options
         if type(number) is not int or not 0 <= number < len(options):
+            count = indices(len(options), "option")
             raise IllegalAnswer(
                 f"{decision.family} must answer a {decision.kind} decision: option "
-                f"{shown(number)} does not exist (options 0 to {len(options) - 1})"
+                f"{shown(number)} does not exist (the decision has {count})"
             )
         self._commit(decision, options[number])
 
@@ -381,6 +382,14 @@ class Game:
         decision = self.decision
         asking = f"{decision.family} to {decision.kind}" if decision else "over"
         return f"<Game round {self.round} {self.phase}, {asking}>"
+
+    def __str__(self) -> str:
+        """The table as a spectator sees it and whose turn it is (:meth:`Observation.__str__`):
+        public only, never a hand, a set-aside card or a face-down card's name, so it may
+        be shown to every family. ``game.observe(family)`` prints what one family reads."""
+        families = ", ".join(self._state.families)
+        head = f"Oriflamme ({families}), as a spectator sees it: no hand, no face-down card"
+        return f"{head}\n{self.observe(None)}"
 
 
 def _not_asked(decision: Decision | None, family: str | None) -> IllegalAnswer:

@@ -10,7 +10,10 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
   answer as sent, public cards, card ids, never a hidden card's name, for the sender
   may not be the family asked (docs/rulings.md P4);
 * words the question and each option for a person (:meth:`question`,
-  :meth:`option`), through a :class:`Words` that names cards as one family sees them;
+  :meth:`option`), through a :class:`Words` that names cards as one family sees them
+  and gives that family's observation (``words.seen``: tokens, the rules); positions
+  are counted from 1 there, as the table shows them, and every answer says what it
+  does;
 * says whether its options are private to the family asked (``private_options``):
   the others see only who is asked and what kind of question.
 """
@@ -20,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from .cardsets import RevealTokens
 from .compiling import mypyc_attr
 from .decisions import FIRST, LAST, Answer, At, Decision, Placement
 from .errors import IllegalAnswer
@@ -27,17 +31,24 @@ from .identity import CardId
 
 if TYPE_CHECKING:
     from .effects import Effects
+    from .observation import Observation
 
 
 class Words(Protocol):
     """Names of things as one family sees them (see :mod:`oriflamme.describe`)."""
+
+    @property
+    def seen(self) -> Observation:
+        """The observation the words are of: what they may tell (tokens, the rules)."""
+        ...
 
     def card(self, card: CardId | None) -> str:
         """A card: ``blue Soldier``, or ``a face-down card`` if the family may not know it."""
         ...
 
     def position(self, index: int) -> str:
-        """The top card of a queue position: ``position 3: blue's face-down card``."""
+        """The top card of the position at index ``index``, counted from 1 as the table
+        shows it: index 2 is ``position 3: blue's face-down card``."""
         ...
 
     def spot(self, at: At) -> str:
@@ -156,9 +167,30 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
         )
     length = len(game.queue)
     if not 0 <= at < length:
-        positions = "no positions" if not length else f"positions 0 to {length - 1}"
-        raise refuse(decision, f"there is no position {at}: the queue has {positions}")
+        raise refuse(decision, f"there is no position {at}: the queue has {indices(length)}")
     return at
+
+
+def indices(count: int, noun: str = "position") -> str:
+    """How many ``noun`` and their indices from 0, for a refusal programs read:
+    ``no positions``, ``1 position (0)``, ``3 positions (0 to 2)``."""
+    if count <= 0:
+        return f"no {noun}s"
+    if count == 1:
+        return f"1 {noun} (0)"
+    return f"{count} {noun}s (0 to {count - 1})"
+
+
+def counted(count: int, noun: str) -> str:
+    """``count`` ``noun``, the noun agreeing (``1 token``, ``2 tokens``, ``0 tokens``)."""
+    return f"{count} {noun}{'s' * (count != 1)}"
+
+
+def ordinal(number: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
+    if 10 <= number % 100 <= 20:
+        return f"{number}th"
+    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
 
 
 class PlaceKind(DecisionKind):
@@ -190,11 +222,11 @@ class PlaceKind(DecisionKind):
         )
 
     def question(self, decision: Decision, words: Words) -> str:
-        return "Place a card from your hand, face down."
+        return "Place a card from your hand, face down: which card, and where?"
 
     def option(self, decision: Decision, option: Answer, words: Words) -> str:
         assert isinstance(option, Placement)
-        return f"{words.card(option.card)} {words.spot(option.at)}"
+        return f"Put your {words.card(option.card)} {words.spot(option.at)}"
 
 
 def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
@@ -221,10 +253,39 @@ class RevealKind(DecisionKind):
         return answer
 
     def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} is next: reveal it?"
+        card = decision.card
+        tokens = words.seen.tokens_on(card) if card is not None else 0
+        on_it = f", with {counted(tokens, 'token')} on it," if tokens else ""
+        return f"Your {words.card(card)}{on_it} is next: reveal it, or keep it face down?"
 
     def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        return "reveal it" if option else "keep it face down (it gets 1 token)"
+        card = decision.card
+        tokens = words.seen.tokens_on(card) if card is not None else 0
+        if not option:
+            # RULINGS R1: declining adds a token, which revealing later pays out.
+            more = "1 token" if not tokens else f"a {ordinal(tokens + 1)} token"
+            return f"Keep it face down (it gets {more})"
+        return f"Reveal it ({_revealing(words, card, tokens)})"
+
+
+def _revealing(words: Words, card: CardId | None, tokens: int) -> str:
+    """What revealing ``card`` does with its ``tokens`` (RULINGS R2), then its ability."""
+    key = words.seen.key(card) if card is not None else None
+    mode = words.seen.rules.reveal_tokens.get(key) if key is not None else None
+    on_it, goes = "its " + counted(tokens, "token"), "goes" if tokens == 1 else "go"
+    if not tokens:
+        return "apply its ability"
+    if mode is RevealTokens.ABILITY:
+        return f"apply its ability, which spends {on_it}"
+    if mode is RevealTokens.GAIN:
+        paid = f"gain {on_it}"
+    elif mode is RevealTokens.DOUBLE:
+        paid = f"gain twice {on_it}: {2 * tokens} Influence"
+    elif mode is RevealTokens.SUPPLY:
+        paid = f"{on_it} {goes} back to the supply"
+    else:  # words of a family that may not know the card: no more than its face tells
+        paid = f"{on_it} {goes} as the card says"
+    return f"{paid}, then apply its ability"
 
 
 class TargetKind(DecisionKind):
@@ -239,14 +300,36 @@ class TargetKind(DecisionKind):
     def question(self, decision: Decision, words: Words) -> str:
         if decision.question:
             return decision.question
-        return f"Your {words.card(decision.card)} chooses a card:"
+        return f"{_acting(decision, words)} Which card?"
 
     def option(self, decision: Decision, option: Answer, words: Words) -> str:
         label = _label(decision, option)
         if label is not None:
             return label
         assert isinstance(option, int)
-        return words.position(option)
+        where = words.position(option)
+        return where[:1].upper() + where[1:]  # an answer begins with a capital
+
+
+def _acting(decision: Decision, words: Words) -> str:
+    """``Your blue Archer: "<its text>"``: the acting card and the text of the ability
+    that asks, which says what the chosen card is for. A Shapeshifter asks with the
+    ability it copies, named by the observation's continuation (public, as at the
+    table: everyone sees which card is copied)."""
+    card = decision.card
+    acting = f"Your {words.card(card)}"
+    seen = words.seen
+    key = seen.key(card) if card is not None else None
+    if key is None:
+        return f"{acting}:"
+    resume = seen.resume
+    ability = resume[0] if resume is not None and resume[2] == card else None
+    definitions = seen.rules.definitions
+    if ability is not None and ability != key and ability in definitions:
+        key = ability
+        name = definitions[key].name
+        acting += f", copying {'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+    return f'{acting}: "{definitions[key].text}"'
 
 
 class MoveKind(DecisionKind):
@@ -259,11 +342,12 @@ class MoveKind(DecisionKind):
         return _index(decision, answer, "move")
 
     def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)}: where should the card go?"
+        return f"Your {words.card(decision.card)} moves the card you chose: where to?"
 
     def option(self, decision: Decision, option: Answer, words: Words) -> str:
         assert isinstance(option, int)
-        return f"make it position {option + 1} once moved"
+        # FORMAT.md: the index the card has once moved, the Decree still in place.
+        return f"Move it so that it becomes position {option + 1}"
 
 
 class TwinKind(DecisionKind):
@@ -283,11 +367,11 @@ class TwinKind(DecisionKind):
         return at
 
     def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} places its Twin:"
+        return f"Your {words.card(decision.card)} places your Twin, face up: where?"
 
     def option(self, decision: Decision, option: Answer, words: Words) -> str:
         assert isinstance(option, str | int)
-        return f"put the Twin {words.spot(option)}"
+        return f"Put the Twin {words.spot(option)}"
 
 
 class ChooseKind(DecisionKind):
@@ -306,7 +390,7 @@ class ChooseKind(DecisionKind):
     def question(self, decision: Decision, words: Words) -> str:
         if decision.question:
             return decision.question
-        return f"Your {words.card(decision.card)} chooses:"
+        return f"Your {words.card(decision.card)} chooses one of these:"
 
 
 BUILTIN_KINDS: tuple[DecisionKind, ...] = (

@@ -3,7 +3,11 @@
 An observation is plain data with no link to the game: each is made afresh and holds
 only immutable values (tuples, numbers, strings, the immutable decision and events)
 that hold nothing a family may not see. Changing one changes nothing but itself. A
-bot, the terminal, a web page and a learning agent all decide from one.
+bot, the terminal, a web page and a learning agent all decide from one. Beside them
+it keeps the game's rules table (:attr:`Observation.rules`): the rules of play, public
+as the rulebook is, shared read-only by every game of those rules. It names the cards
+and words the questions when an observation is printed: ``print(observation)`` shows
+what a person at the table would read.
 
 A family sees everything public (the queue's cards by id and colour, faces, tokens,
 Bribery tokens, Influence, the reserves and piles, the log), its own hand and
@@ -17,13 +21,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from .decisions import Continuation, Decision
 from .events import Event, event_to_dict
 from .identity import NO_CARD, CardId
 from .scoring import rank
 from .state import END, Log, State, log_events
+
+if TYPE_CHECKING:
+    from .rules import GameRules
 
 _NOTHING: Mapping[CardId, str] = MappingProxyType({})
 #: The fields an observation is made of, but for its log (compared by its events).
@@ -70,7 +77,7 @@ class Observation:
     mappings of family, or of card, to value.
     """
 
-    __slots__ = (*FIELDS, "log")
+    __slots__ = (*FIELDS, "log", "rules")
 
     family: Final[str | None]
     families: Final[tuple[str, ...]]
@@ -106,6 +113,9 @@ class Observation:
     resume: Final[Continuation | None]
     tasks: Final[tuple[Continuation, ...]]
     log: Final[Log]  # the events, newest first: read them with ``events``
+    # The rules of play (card definitions, decision kinds, variants): public, and
+    # shared by every game of them, so neither compared nor copied; never changed.
+    rules: Final[GameRules]
 
     def __init__(self, state: State, family: str | None) -> None:
         """``family``'s observation of ``state`` (None: a spectator's)."""
@@ -116,8 +126,7 @@ class Observation:
             own: Mapping[CardId, str] = _NOTHING
         elif family in seat:
             where = seat[family]
-            hand = state.hands[where]
-            set_aside = state.set_aside[where]
+            hand, set_aside = state.hands[where], state.set_aside[where]
             own = state.identity.own(family)
         else:
             known = ", ".join(state.families)
@@ -164,6 +173,7 @@ class Observation:
         self.resume = state.resume
         self.tasks = state.tasks
         self.log = state.log
+        self.rules = state.rules
 
     # Reading it.
 
@@ -280,6 +290,36 @@ class Observation:
     def __repr__(self) -> str:
         who = self.family or "a spectator"
         return f"<Observation for {who}: round {self.round} {self.phase}>"
+
+    def __str__(self) -> str:
+        """The table as this family reads it, as the terminal shows it (round, Influence,
+        queue, its own hand and set-aside cards, the face-up piles), then its question
+        and numbered answers if it is asked, else whose turn it is, or who won. It names
+        only the cards this family may see (a spectator: only public ones)."""
+        # Imported here: describe reads this module, and the core loads nothing of the
+        # package above it until words are asked for.
+        from ..describe import Words, answer_text, question_text, view_lines  # noqa: PLC0415
+
+        words = Words(self, self.rules.definitions)
+        lines = view_lines(words)
+        decision = self.decision
+        if decision is None:
+            winners = self.winners
+            if len(winners) > 1:
+                lines.append(f"The game is over: a shared win for {', '.join(winners)}.")
+            else:
+                lines.append(f"The game is over: {winners[0]} wins.")
+        elif decision.family != self.family:
+            about = f" about {words.card(decision.card)}" if decision.card is not None else ""
+            kind = decision.kind
+            article = "an" if kind[:1] in "aeiou" else "a"
+            lines.append(f"It is {decision.family}'s turn: {article} {kind} question{about}.")
+        else:
+            rules = self.rules.kinds[decision.kind]
+            lines.append(question_text(rules, words, decision))
+            for number, option in enumerate(decision.options, 1):
+                lines.append(f"  {number:>2}. {answer_text(rules, words, decision, option)}")
+        return "\n".join(lines)
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON-ready data: what a server sends this family."""

@@ -18,7 +18,7 @@ from .budget import is_guarded, running_code
 from .decisions import ENGINE_KINDS, Answer, Decision
 from .errors import IllegalAnswer, OriflammeError, PluginError
 from .identity import CardId
-from .kinds import _tupled, shown
+from .kinds import _tupled, indices, shown
 from .state import RESOLUTION
 
 if TYPE_CHECKING:
@@ -100,7 +100,8 @@ def _card(game: Effects, card: object, what: str) -> CardId:
     count = len(game._state.identity)
     if type(card) is not int or not 0 <= card < count:
         raise PluginError(
-            f"{what} card {shown(card)}: a card id of the game is expected (0 to {count - 1})"
+            f"{what} card {shown(card)}: a card id of the game is expected (the game has "
+            f"{indices(count, 'card id')})"
         )
     return card
 

@@ -14,8 +14,9 @@ if TYPE_CHECKING:
 GAIN, REPEAT = "gain", "repeat"
 #: The Plot's words for its choice, shown to the family asked.
 WORDS = {
-    GAIN: "gain: take 1 Influence for this token",
-    REPEAT: "repeat: return this token, and a Character of yours acts again",
+    GAIN: "Gain: take 1 Influence for this token",
+    REPEAT: "Repeat: this token goes back to the supply, and a face-up Character of yours "
+    "acts again",
 }
 
 
@@ -67,7 +68,10 @@ class Plot(Ability):
             card,
             family,
             left,
-            question=f"Your Plot: {left} token{'s' * (left != 1)} left. Gain 1, or repeat?",
+            question=(
+                f"Your Plot has {left} token{'s' * (left != 1)} left. The next one: gain it, "
+                "or spend it to repeat?"
+            ),
             labels=WORDS,
         )
 
