@@ -15,6 +15,7 @@ answer, as the terminal reads it. The checks hold for every line of every game:
 
 from __future__ import annotations
 
+import itertools
 import random
 import re
 from collections import Counter
@@ -30,7 +31,8 @@ from oriflamme.core.events import (
     Placed,
     TokenAdded,
 )
-from oriflamme.story import Story, counted, story_lines
+from oriflamme.core.kinds import counted
+from oriflamme.story import Story, story_lines
 
 from .helpers import new_game, random_bots
 
@@ -146,4 +148,36 @@ def test_counted_nouns_agree() -> None:
     assert counted(1, "token") == "1 token"
     assert counted(0, "token") == "0 tokens"
     assert counted(3, "position") == "3 positions"
-    assert counted(2, "Influence", "Influence") == "2 Influence"
+
+
+def test_a_card_discarded_after_use_that_did_nothing_says_so_first(registry: Registry) -> None:
+    """A Bribery or a Royal Decree is discarded after its turn whatever it did: when it
+    did nothing, its idle phrase comes before the discard, which is not what it did."""
+    said: Counter[str] = Counter()
+    for seed in range(40):
+        game = new_game(registry, seed, 5, sets=("base", "ablaze"))
+        lines, _ = told(game, "red", seed)
+        for line, after in itertools.pairwise(lines):
+            for phrase in ("bribes nothing", "moves nothing"):
+                if phrase in line:
+                    said[phrase] += 1
+                    assert after == line.split(f" {phrase}")[0] + " is discarded.", (seed, after)
+    print(f"seeds 0 to 39: {dict(said)}")
+    assert said["bribes nothing"] > 0
+
+
+def test_the_acting_card_is_named_where_it_stood(registry: Registry) -> None:
+    """A card that puts a card in the queue or moves one is named at the position it
+    had as it acted: the one the line just before gave it, when that line told of it."""
+    checked = 0
+    for seed in range(30):
+        game = new_game(registry, seed, 4, sets=("base", "ablaze"))
+        lines, _ = told(game, "red", seed)
+        for before, line in itertools.pairwise(lines):
+            acted = re.match(r"(.+?) \((position \d+)\) (put|moved) ", line)
+            named = re.match(r"(.+?) \((position \d+)\) (is revealed|gains)", before)
+            if acted and named and acted.group(1) == named.group(1):
+                assert acted.group(2) == named.group(2), (seed, before, line)
+                checked += 1
+    print(f"seeds 0 to 29: {checked} lines checked")
+    assert checked > 0

@@ -11,21 +11,6 @@ from collections.abc import Mapping
 
 from .core.cardsets import CardDef
 from .core.decisions import FIRST, LAST, Answer, At, Decision
-from .core.events import (
-    Bribed,
-    Discarded,
-    Eliminated,
-    Event,
-    Gained,
-    GameEnded,
-    Lost,
-    Moved,
-    Placed,
-    Revealed,
-    RoundStarted,
-    Stolen,
-    TokenAdded,
-)
 from .core.identity import CardId
 from .core.kinds import DecisionKind
 from .core.observation import Observation
@@ -131,53 +116,3 @@ def answer_text(kind: DecisionKind, words: Words, decision: Decision, answer: An
 
 def question_text(kind: DecisionKind, words: Words, decision: Decision) -> str:
     return kind.question(decision, words)
-
-
-def event_text(words: Words, event: Event) -> str | None:
-    """One event as a line of text, or None for events not worth a line."""
-    you = words.seen.family
-
-    def who(family: str) -> str:
-        return "you" if family == you else family
-
-    if isinstance(event, RoundStarted):
-        first = "you place" if event.first_player == you else f"{event.first_player} places"
-        return f"Round {event.round} begins; {first} first."
-    if isinstance(event, Placed):
-        what = words.card(event.card)
-        if event.on is not None:
-            where = f"on top of position {event.position + 1}"
-        elif event.position == 0:
-            where = "at the first end"
-        else:
-            where = f"as position {event.position + 1}"
-        return f"{who(event.family)} placed {what} {where}."
-    if isinstance(event, TokenAdded):
-        return (
-            f"{who(event.family)} kept the card at position {event.position + 1} face "
-            f"down ({event.tokens} token{'s' * (event.tokens != 1)} on it)."
-        )
-    if isinstance(event, Revealed):
-        gained = f" and gained {event.gained}" if event.gained else ""
-        return f"{who(event.family)} revealed {words.card(event.card)}{gained}."
-    if isinstance(event, Eliminated):
-        by = f" by {words.card(event.by)}" if event.by is not None else ""
-        return f"{words.card(event.card)} was eliminated{by}."
-    if isinstance(event, Discarded):
-        return f"{words.card(event.card)} was discarded."
-    if isinstance(event, Bribed):
-        return (
-            f"{who(event.family)} bribed {words.card(event.card)}: it now belongs to "
-            f"{who(event.family)}."
-        )
-    if isinstance(event, Moved):
-        return f"{words.card(event.card)} moved to position {event.to + 1}."
-    if isinstance(event, Gained):
-        return f"  {who(event.family)} +{event.amount}"
-    if isinstance(event, Lost):
-        return f"  {who(event.family)} -{event.amount}"
-    if isinstance(event, Stolen):
-        return f"  {who(event.thief)} stole {event.amount} from {who(event.victim)}"
-    if isinstance(event, GameEnded):
-        return "The game is over."
-    return None

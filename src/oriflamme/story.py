@@ -39,12 +39,8 @@ from .core.events import (
     TokenAdded,
 )
 from .core.identity import CardId
+from .core.kinds import counted
 from .core.observation import Observation
-
-
-def counted(number: int, noun: str, plural: str | None = None) -> str:
-    """``1 token``, ``2 tokens``: a number with its noun agreeing."""
-    return f"{number} {noun if number == 1 else plural or noun + 's'}"
 
 
 def _capital(line: str) -> str:
@@ -129,10 +125,17 @@ class Story:
             self._did = False
         elif isinstance(event, Eliminated):
             gain = following if isinstance(following, Gained) else None
-            merged = gain is not None and event.by is not None and gain.card == event.by
+            # The 1 Influence an elimination brings (RULINGS R5); a Cutthroat's count of
+            # a whole sweep is its own line.
+            merged = (
+                gain is not None
+                and event.by is not None
+                and gain.card == event.by
+                and gain.amount == 1
+            )
             line = self._eliminated(event, gain if merged else None)
         elif isinstance(event, Discarded):
-            line = self._discarded(event)
+            line = self._discarded(event, lines)
         elif isinstance(event, Moved):
             line = self._moved(event)
         elif isinstance(event, Gained):
@@ -168,6 +171,8 @@ class Story:
     def _placed(self, event: Placed) -> str:
         queue = self._queue
         card = event.card
+        by = self._turn  # named where it stood as it acted, before the queue changes
+        acting = self._at(by) if by is not None and self._where(by) is not None else None
         if event.on is not None:
             where = f"on top of position {event.position + 1}, covering {self._name(event.on)}"
             if event.position < len(queue):
@@ -186,9 +191,8 @@ class Story:
             self._hidden.add(card)
         if event.face_up:  # put in by the card whose turn it is (a Prince, an Impersonation)
             self._up.add(card)
-            by = self._turn
-            if by is not None and by != card and self._where(by) is not None:
-                return f"{self._at(by)} put {self._name(card)} into the queue face up {where}."
+            if acting is not None and by != card:
+                return f"{acting} put {self._name(card)} into the queue face up {where}."
             return f"{self._name(card)} came into the queue face up {where}."
         if event.family == self._you:
             return f"you placed {self._name(card, face_down=False)} face down {where}."
@@ -237,7 +241,12 @@ class Story:
             return f"{line}: {self._score(gain.family, gain.amount)}."
         return line + "."
 
-    def _discarded(self, event: Discarded) -> str:
+    def _discarded(self, event: Discarded, lines: list[str]) -> str:
+        card = event.card
+        definition = self._definition(card)
+        if card == self._turn and definition is not None and definition.discard_after_use:
+            # Its discard after use follows whatever it did: if it did nothing, say so first.
+            self._close(lines)
         self._hidden.discard(event.card)  # onto a face-up pile
         line = f"{self._at(event.card)} is discarded"
         self._leave(event.card)
@@ -248,18 +257,19 @@ class Story:
     def _moved(self, event: Moved) -> str:
         card = event.card
         name = self._name(card)
+        mover = self._turn
+        acting = self._at(mover) if mover is not None and mover != card else None
         queue = self._queue
         self._lift(card)  # it keeps its face and any Bribery token
         queue.insert(min(event.to, len(queue)), [card])
         move = f"from position {event.source + 1} to position {event.to + 1}"
-        mover = self._turn
-        if mover is not None and mover != card:
-            return f"{self._at(mover)} moved {name} {move}."
+        if acting is not None:
+            return f"{acting} moved {name} {move}."
         return f"{name} moved {move}."
 
     def _gained(self, event: Gained) -> str:
         who = self._who(event.family)
-        amount = counted(event.amount, "Influence", "Influence")
+        amount = f"{event.amount} Influence"
         if event.card is None:
             return f"{who} gained {amount}."
         score = self._score(event.family, event.amount)
@@ -269,14 +279,14 @@ class Story:
 
     def _lost(self, event: Lost) -> str:
         who = self._who(event.family)
-        amount = counted(event.amount, "Influence", "Influence")
+        amount = f"{event.amount} Influence"
         score = self._score(event.family, -event.amount)
         if event.card is None:
             return f"{who} lost {amount}: {score}."
         return f"{self._at(event.card)} makes {who} lose {amount}: {score}."
 
     def _stolen(self, event: Stolen) -> str:
-        amount = counted(event.amount, "Influence", "Influence")
+        amount = f"{event.amount} Influence"
         victim = self._who(event.victim)
         gain = self._score(event.thief, event.amount)
         loss = self._score(event.victim, -event.amount)
@@ -336,11 +346,10 @@ class Story:
         definition = self._definition(card)
         if face_down is None:  # only a card in the queue lies face down
             face_down = card not in self._up and self._where(card) is not None
-        hidden = face_down
         if definition is None:
-            return f"{owner} face-down card" if hidden else f"{owner} card"
+            return f"{owner} face-down card" if face_down else f"{owner} card"
         name = definition.name_in(self.language)
-        return f"{owner} face-down {name}" if hidden else f"{owner} {name}"
+        return f"{owner} face-down {name}" if face_down else f"{owner} {name}"
 
     def _where(self, card: CardId) -> int | None:
         """``card``'s position as the table counts them (from 1), if it is in the queue."""
