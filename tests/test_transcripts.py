@@ -88,3 +88,12 @@ def _scores(text: str) -> dict[str, int]:
     """``red 3 (you), blue 5`` as a mapping."""
     pairs = (part.replace(" (you)", "").split() for part in text.split(", "))
     return {family: int(score) for family, score in pairs}
+
+
+def test_a_game_in_french_quotes_the_cards_in_french(registry: Registry) -> None:
+    print(f"oriflamme play {GAMES['base-3-families']}")
+    text = transcript(GAMES["base-3-families"], registry)
+    english = {d.text for d in registry.cards.values() if d.set == "base"}
+    french = {d.text_in("fr") for d in registry.cards.values() if d.set == "base"}
+    assert not [t for t in english if f'"{t}"' in text]
+    assert [t for t in french if f'"{t}"' in text]

@@ -42,6 +42,11 @@ class Words(Protocol):
         """The observation the words are of: what they may tell (tokens, the rules)."""
         ...
 
+    @property
+    def language(self) -> str:
+        """The language of card names and texts: ``en``, or a code the card data names."""
+        ...
+
     def card(self, card: CardId | None) -> str:
         """A card: ``blue Soldier``, or ``a face-down card`` if the family may not know it."""
         ...
@@ -327,9 +332,9 @@ def _acting(decision: Decision, words: Words) -> str:
     definitions = seen.rules.definitions
     if ability is not None and ability != key and ability in definitions:
         key = ability
-        name = definitions[key].name
+        name = definitions[key].name_in(words.language)
         acting += f", copying {'an' if name[:1] in 'AEIOU' else 'a'} {name}"
-    return f'{acting}: "{definitions[key].text}"'
+    return f'{acting}: "{definitions[key].text_in(words.language)}"'
 
 
 class MoveKind(DecisionKind):
