@@ -39,28 +39,13 @@ from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, Remo
 from oriflamme.core.errors import AbilityError
 
 from .conftest import ROOT, SHARED
+from .test_conformance import BASE  # the same small scenario, run through an engine
 
 PYTHON = shlex.quote(sys.executable)
 OUR_ENGINE = f"{PYTHON} -m oriflamme engine --no-plugins"
 SUITE = ROOT / "tests" / "conformance"
 EXAMPLES = SHARED / "conformance" / "examples"
 
-BASE = """\
-name: A small scenario
-source: test
-sets: [base]
-players: [red, blue, green]
-state:
-  round: 2
-  phase: resolution
-  queue:
-    - blue.spy
-    - {card: red.soldier, up: true}
-  hands: {red: [red.heir], blue: [blue.heir], green: [green.heir]}
-expect:
-  influence: {red: 1}
-  next: {blue: reveal}
-"""
 
 # The state of BASE as a load request carries it.
 STATE: dict[str, Any] = {

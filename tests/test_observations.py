@@ -97,9 +97,10 @@ def colour(label: str) -> str:
     return label.split(".", maxsplit=1)[0]
 
 
-def hidden_from(game: Game, family: str) -> set[int]:
-    """The ids of the cards ``family`` may not know: another family's card in hand, set
-    aside, or face down in the queue (read from the referee's position)."""
+def hidden_from(game: Game, family: str | None) -> set[int]:
+    """The ids of the cards ``family`` (None: a spectator) may not know: another
+    family's card in hand, set aside, or face down in the queue (read from the
+    referee's position, not from an observation)."""
     position = game.position()
     ids = position.ids
     hidden = {

@@ -22,6 +22,7 @@ from oriflamme.simulate import simulate_command
 from oriflamme.testing import registry_with
 
 from .helpers import one_card_set
+from .test_observations import hidden_from
 
 KINDS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
 GAMES = 6  # per kind of game
@@ -63,24 +64,6 @@ def word(text: str) -> re.Pattern[str]:
 def keys_by_card(game: Game) -> dict[int, str]:
     """Every card's key, from the referee's (omniscient) position."""
     return {card: label.split(".")[1] for label, card in game.position().ids.items()}
-
-
-def hidden_from(game: Game, family: str | None) -> set[int]:
-    """The ids of the cards ``family`` (None: a spectator) may not know, read from the
-    referee's position, not from the observation: another family's card in hand, set
-    aside, or face down in the queue."""
-    position = game.position()
-    ids = position.ids
-    hidden = {
-        ids[label]
-        for other in game.families
-        if other != family
-        for zone in (position.hands, position.set_aside)
-        for label in zone[other]
-    }
-    for stack in position.queue:
-        hidden |= {ids[c.card] for c in stack if not c.up and c.card.split(".")[0] != family}
-    return hidden
 
 
 class Referee:

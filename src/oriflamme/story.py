@@ -201,7 +201,7 @@ class Story:
     def _token(self, event: TokenAdded) -> str:
         card = event.card
         who = self._who(event.family)
-        if who != "you" and self._owner(card) == self.seen_colour(card):
+        if who != "you" and self._owner(card) == self._colour(card):
             kept = f"its card at position {event.position + 1}"
         else:
             kept = f"{self._name(card, face_down=False)} (position {event.position + 1})"
@@ -331,7 +331,7 @@ class Story:
         return self.definitions.get(key) if key is not None else None
 
     def _owner(self, card: CardId) -> str:
-        return self._bribes.get(card, self.seen_colour(card))
+        return self._bribes.get(card, self._colour(card))
 
     def _who(self, family: str) -> str:
         return "you" if family == self._you else family
@@ -364,7 +364,7 @@ class Story:
         name = self._name(card)
         return name if where is None else f"{name} (position {where})"
 
-    def seen_colour(self, card: CardId) -> str:
+    def _colour(self, card: CardId) -> str:
         seen = self._seen
         return seen.colour(card) if seen is not None else "?"
 
