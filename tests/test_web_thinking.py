@@ -1,0 +1,427 @@
+"""Where bots think (oriflamme.web.thinking), against real worker processes: the same
+answers as a bot in the server's process, tables served in turn, the people lane
+served while games of bots alone fill theirs, work dropped, bots that never answer or
+fail, and closing; and the caps a server puts on bot settings (players.check_bot).
+
+The misbehaving bots are tests/slow_bots.py, a plugin registered by name as the
+server registers one; every game's seed is printed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import time
+import types
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+
+import oriflamme_house_rules
+import pytest
+
+from oriflamme import Game, Observation, Registry
+from oriflamme.core.config import COLOURS, GameConfig
+from oriflamme.core.errors import ConfigError
+from oriflamme.web.limits import Limits
+from oriflamme.web.players import check_bot, make_bot
+from oriflamme.web.thinking import (
+    Dropped,
+    Lane,
+    Plugins,
+    Thinkers,
+    dump_observation,
+    load_observation,
+)
+
+from . import slow_bots
+
+PLUGINS: Mapping[str, object] = {"house_rules": oriflamme_house_rules, "slow_bots": slow_bots}
+#: Seconds any one step may take before the test fails: bounds, not speeds.
+PATIENCE = 30.0
+
+
+def registry(without: tuple[str, ...] = ()) -> Registry:
+    """The registry a server of :data:`PLUGINS` makes (and so each of its workers)."""
+    made = Registry(entry_points=False, exclude=sorted(without))
+    for name, plugin in PLUGINS.items():
+        if name not in without:
+            made.register(plugin, name)
+    return made
+
+
+def run(test: Callable[[Thinkers], Awaitable[None]], **limits: Any) -> None:
+    """``test`` with thinkers of two workers (one a lane) and ``limits``, closed after."""
+
+    async def main() -> None:
+        thinkers = Thinkers(Limits(bot_workers=2, **limits), PLUGINS, entry_points=False)
+        try:
+            await asyncio.wait_for(test(thinkers), 4 * PATIENCE)
+        finally:
+            thinkers.close()
+
+    asyncio.run(main())
+
+
+def an_observation() -> Observation:
+    game = Game.new(GameConfig(families=COLOURS[:3], sets=("base",), seed=1), registry=registry())
+    decision = game.decision
+    assert decision is not None
+    return game.observe(decision.family)
+
+
+async def gone(pid: int) -> bool:
+    """Whether process ``pid`` has ended and been collected, waiting a little (the
+    server collects a killed worker in the background)."""
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+# The same answers as in the server's process.
+
+GAMES = (
+    # (table, lane, configuration, plugins left out, each family's bot)
+    (
+        "base",
+        Lane.PEOPLE,
+        GameConfig(families=COLOURS[:3], sets=("base",), seed=8101),
+        ("ablaze",),
+        ("random", "heuristic", "ismcts:iterations=20"),
+    ),
+    (
+        "ablaze",
+        Lane.BOTS,
+        GameConfig(families=COLOURS[:4], sets=("base", "ablaze"), seed=8102),
+        (),
+        ("ismcts:iterations=20", "random", "heuristic", "ismcts:iterations=20:playout=random"),
+    ),
+    (
+        "house",
+        Lane.PEOPLE,
+        GameConfig(
+            families=COLOURS[:3],
+            sets=("base", "house"),
+            size=10,
+            seed=8103,
+            variants={"bounty": True},
+        ),
+        (),
+        ("house_heuristic:boldness=2", "ismcts:iterations=20:playout=random", "random"),
+    ),
+)
+
+
+async def play(  # noqa: PLR0917 - a game of GAMES, as it is written there
+    thinkers: Thinkers,
+    table: str,
+    lane: Lane,
+    config: GameConfig,
+    without: tuple[str, ...],
+    bots: tuple[str, ...],
+) -> int:
+    """Plays a game through, every answer the worker's, each checked against the same
+    bot in this process: the number of answers."""
+    rules = registry(without)
+    game = Game.new(config, registry=rules)
+    kinds = dict(zip(game.families, bots, strict=True))
+    step = 0
+    while (decision := game.decision) is not None:
+        family = decision.family
+        observation = game.observe(family)
+        seed = f"{config.seed}:{family}:{step}"
+        mine = make_bot(kinds[family], rules, random.Random(seed)).choose(observation)
+        theirs = await thinkers.think(table, lane, kinds[family], without, observation, seed)
+        assert theirs == json.loads(json.dumps(mine)), (table, config.seed, step, family)
+        game.answer(theirs, family=family)
+        step += 1
+    return step
+
+
+def test_a_worker_answers_as_the_server_would() -> None:
+    for table, _, config, _, bots in GAMES:
+        print(f"{table}: seed {config.seed}, bots {', '.join(bots)}")
+
+    async def test(thinkers: Thinkers) -> None:
+        steps = await asyncio.gather(*(play(thinkers, *game) for game in GAMES))
+        assert all(count > 30 for count in steps)
+
+    run(test)
+
+
+def test_an_observation_crosses_whole() -> None:
+    config = GameConfig(families=COLOURS[:4], sets=("base", "ablaze"), seed=8104)
+    print(f"seed {config.seed}")
+    game = Game.new(config, registry=registry())
+    other = registry()  # a worker's: its own rules, made from the same plugins
+    rng = random.Random(config.seed)
+    while game.decision is not None:
+        for family in (*game.families, None):
+            seen = game.observe(family)
+            back = load_observation(dump_observation(seen), other)
+            assert back == seen
+            assert str(back) == str(seen)  # words included: the rules came across
+            assert back.rules is other.rules(seen.sets, dict(seen.variants), extra=seen.cards)
+        game.answer_option(rng.randrange(len(game.decision.options)))
+
+
+# Lanes and turns.
+
+
+def test_tables_take_turns_in_a_lane() -> None:
+    observation = an_observation()
+    order: list[str] = []
+
+    async def turns(thinkers: Thinkers, table: str, kind: str) -> None:
+        for _ in range(3):
+            answer = await thinkers.think(table, Lane.PEOPLE, kind, (), observation, "seed")
+            assert answer is not None
+            order.append(table)
+
+    async def test(thinkers: Thinkers) -> None:
+        # One worker in the people lane: the order answers come in is the order they
+        # were worked out in. The slow table gets one turn in three, no more.
+        await asyncio.gather(
+            turns(thinkers, "slow", "napping:nap=0.3"),
+            turns(thinkers, "quick", "napping:nap=0.01"),
+            turns(thinkers, "random", "random"),
+        )
+
+    run(test)
+    assert order == ["slow", "quick", "random"] * 3
+
+
+def test_a_table_has_one_decision_at_a_time() -> None:
+    observation = an_observation()
+
+    async def test(thinkers: Thinkers) -> None:
+        first = asyncio.create_task(
+            thinkers.think("t", Lane.PEOPLE, "random", (), observation, "seed")
+        )
+        await asyncio.sleep(0)
+        with pytest.raises(ValueError, match="already has a decision"):
+            await thinkers.think("t", Lane.PEOPLE, "random", (), observation, "seed")
+        assert await first is not None
+
+    run(test)
+
+
+def test_people_are_served_while_games_of_bots_fill_their_lane() -> None:
+    observation = an_observation()
+    base = os.nice(0)
+
+    async def test(thinkers: Thinkers) -> None:
+        alone = [
+            asyncio.create_task(
+                thinkers.think(f"alone{n}", Lane.BOTS, "napping:nap=60", (), observation, "seed")
+            )
+            for n in range(3)
+        ]
+        await asyncio.sleep(0)
+        person = await thinkers.think("person", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert not any(task.done() for task in alone)  # still thinking, or waiting
+        assert isinstance(person, list)
+        assert person[1] == min(19, base + 5)  # below the server
+        for n in range(3):
+            thinkers.drop(f"alone{n}")
+        for task in alone:
+            with pytest.raises(Dropped):
+                await task
+
+    run(test)
+
+
+def test_the_bots_lane_runs_lowest() -> None:
+    observation = an_observation()
+    base = os.nice(0)
+
+    async def test(thinkers: Thinkers) -> None:
+        found = await thinkers.think("t", Lane.BOTS, "whoami", (), observation, "seed")
+        assert isinstance(found, list)
+        assert found[0] != os.getpid()
+        assert found[1] == min(19, base + 19)
+
+    run(test)
+
+
+def test_lanes_split_the_workers() -> None:
+    assert Thinkers(Limits(bot_workers=2)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 1}
+    assert Thinkers(Limits(bot_workers=3)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 2}
+    assert Thinkers(Limits(bot_workers=8)).sizes() == {Lane.PEOPLE: 4, Lane.BOTS: 4}
+
+
+# Dropping, failing, closing.
+
+
+def test_dropped_work_is_never_run_and_its_answer_ignored() -> None:
+    observation = an_observation()
+
+    async def test(thinkers: Thinkers) -> None:
+        warm = await thinkers.think("warm", Lane.BOTS, "whoami", (), observation, "seed")
+        assert isinstance(warm, list)
+        # The idle worker takes the napping table's decision at once; the crashing
+        # one's waits behind it. Had it run, the worker would be another one after.
+        napping = asyncio.create_task(
+            thinkers.think("napping", Lane.BOTS, "napping:nap=1", (), observation, "seed")
+        )
+        crashing = asyncio.create_task(
+            thinkers.think("crashing", Lane.BOTS, "crash", (), observation, "seed")
+        )
+        await asyncio.sleep(0)
+        thinkers.drop("crashing")
+        thinkers.drop("napping")
+        thinkers.drop("nobody")  # nothing to drop: nothing happens
+        for task in (crashing, napping):
+            with pytest.raises(Dropped):
+                await task
+        after = await thinkers.think("after", Lane.BOTS, "whoami", (), observation, "seed")
+        assert after == warm  # the same worker, which never met the crashing bot
+        again = await thinkers.think("napping", Lane.BOTS, "random", (), observation, "seed")
+        assert again is not None
+
+    run(test)
+
+
+def test_a_bot_that_never_answers_is_stopped() -> None:
+    observation = an_observation()
+    timeout = 1.0
+
+    async def test(thinkers: Thinkers) -> None:
+        before = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert isinstance(before, list)
+        start = time.monotonic()
+        assert await thinkers.think("t", Lane.PEOPLE, "forever", (), observation, "s") is None
+        assert time.monotonic() - start < timeout + 5
+        after = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert isinstance(after, list)
+        assert after[0] != before[0]  # replaced
+        assert await gone(before[0])
+
+    run(test, bot_timeout=timeout)
+
+
+def test_a_bot_that_fails_gives_no_answer() -> None:
+    observation = an_observation()
+
+    async def test(thinkers: Thinkers) -> None:
+        before = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert await thinkers.think("t", Lane.PEOPLE, "broken", (), observation, "seed") is None
+        # A bot's failure is its decision's: the worker goes on.
+        assert await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "s") == before
+        # A bot that ends its process: no answer, and another worker.
+        assert await thinkers.think("t", Lane.PEOPLE, "crash", (), observation, "seed") is None
+        after = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert isinstance(before, list)
+        assert isinstance(after, list)
+        assert after[0] != before[0]
+        # A kind the worker does not know: no answer either.
+        assert await thinkers.think("t", Lane.PEOPLE, "genius", (), observation, "s") is None
+
+    run(test)
+
+
+def test_closing_stops_the_workers_at_once() -> None:
+    observation = an_observation()
+
+    async def test(thinkers: Thinkers) -> None:
+        pids = []
+        for table, lane in (("a", Lane.PEOPLE), ("b", Lane.BOTS)):
+            found = await thinkers.think(table, lane, "whoami", (), observation, "seed")
+            assert isinstance(found, list)
+            pids.append(found[0])
+        busy = [
+            asyncio.create_task(thinkers.think(table, lane, "forever", (), observation, "s"))
+            for table, lane in (("a", Lane.PEOPLE), ("b", Lane.BOTS), ("c", Lane.BOTS))
+        ]
+        await asyncio.sleep(0.2)
+        start = time.monotonic()
+        thinkers.close()
+        assert time.monotonic() - start < 5
+        for task in busy:
+            with pytest.raises(Dropped):
+                await task
+        for pid in pids:
+            assert await gone(pid)
+        with pytest.raises(Dropped):
+            await thinkers.think("d", Lane.PEOPLE, "random", (), observation, "seed")
+        thinkers.close()  # again: nothing more to do
+
+    run(test, bot_timeout=60.0)
+
+
+def test_plugins_must_be_importable_by_name() -> None:
+    assert Plugins.of(PLUGINS, entry_points=False).modules == (
+        ("house_rules", "oriflamme_house_rules"),
+        ("slow_bots", "tests.slow_bots"),
+    )
+    for plugin in (types.SimpleNamespace(), types.ModuleType("made_up")):
+        with pytest.raises(ConfigError, match="plugin 'odd': bots think in worker processes"):
+            Thinkers(Limits(), {"odd": plugin})
+
+
+# Caps.
+
+
+@pytest.fixture(scope="module")
+def everyone() -> Registry:
+    return registry()
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "ismcts:iterations=10000000",
+            "bots.blue: ismcts iterations at most 2000 on this server, not 10000000 "
+            "(serve --bot-iterations raises it)",
+        ),
+        (
+            "ismcts:seconds=3600",
+            "bots.blue: ismcts seconds at most 2 on this server, not 3600 "
+            "(serve --bot-seconds raises it)",
+        ),
+        (
+            "budgeted:iterations=2001",
+            "bots.blue: budgeted iterations at most 2000 on this server, not 2001",
+        ),
+        ("budgeted:seconds=2.5", "bots.blue: budgeted seconds at most 2 on this server, not 2.5"),
+        ("genius", "bots.blue: unknown bot 'genius'"),
+    ],
+)
+def test_a_bot_over_the_cap_is_refused(everyone: Registry, text: str, message: str) -> None:
+    with pytest.raises(ConfigError) as refused:
+        check_bot(text, "blue", everyone)
+    assert str(refused.value).startswith(message)
+
+
+def test_a_bot_within_the_caps_is_kept(everyone: Registry) -> None:
+    for text in ("random", "ismcts", "ismcts:iterations=2000", "house_heuristic:boldness=2"):
+        assert check_bot(text, "blue", everyone) == text
+    # A time budget alone: a count is written in, so every decision is bounded by one.
+    assert check_bot("ismcts:seconds=2", "blue", everyone) == "ismcts:seconds=2:iterations=2000"
+    assert (
+        check_bot("ismcts:playout=random:seconds=0.5", "blue", everyone)
+        == "ismcts:playout=random:seconds=0.5:iterations=2000"
+    )
+    # A plugin's kind whose default count is over the cap: the cap is written in.
+    assert check_bot("budgeted", "blue", everyone) == "budgeted:iterations=2000"
+    assert check_bot("budgeted:iterations=10", "blue", everyone) == "budgeted:iterations=10"
+
+
+def test_a_server_sets_its_own_caps(everyone: Registry) -> None:
+    higher = Limits(bot_iterations=10**7, bot_seconds=3600)
+    for text in ("ismcts:iterations=10000000", "ismcts:seconds=3600:iterations=5"):
+        assert check_bot(text, "blue", everyone, limits=higher) == text
+    lower = Limits(bot_iterations=100)
+    # The search's default count, 300, is over this cap.
+    assert check_bot("ismcts", "blue", everyone, limits=lower) == "ismcts:iterations=100"
+    with pytest.raises(ConfigError, match="at most 100 on this server, not 300"):
+        check_bot("ismcts:iterations=300", "blue", everyone, limits=lower)
+    with pytest.raises(ConfigError, match=r"bots\.blue: a bot kind is a text"):
+        check_bot(7, "blue", everyone)
