@@ -45,3 +45,23 @@ def test_the_research_training_loop_runs_and_learns(tmp_path: Path) -> None:
     for said, rate in rates.items():
         assert f"`{said} {rate}`" in text
     assert float(rates["trained red wins"]) > float(rates["random red wins"])
+
+
+def test_docs_web_names_every_limit_its_option_and_its_default() -> None:
+    from oriflamme.web.limits import Limits, fields, option  # noqa: PLC0415 - the web extra
+
+    text = (ROOT / "docs" / "web.md").read_text(encoding="utf-8")
+    rows = dict(re.findall(r"^\| `(--[a-z-]+)` \| ([^|]+) \|", text, flags=re.M))
+    defaults = Limits()
+    for field in fields():
+        name = option(field.name)
+        assert name in rows, f"docs/web.md has no row for {name}"
+        value = getattr(defaults, field.name)
+        if field.name == "bot_workers":
+            assert "cores" in rows[name]
+        elif field.name == "allowed_hosts":
+            assert rows[name].strip() == "none"
+        else:
+            shown = str(value) if not isinstance(value, float) else f"{value:g}"
+            assert rows[name].strip() == shown, (name, rows[name], shown)
+    assert set(rows) == {option(field.name) for field in fields()}

@@ -16,7 +16,7 @@ import oriflamme_house_rules
 import pytest
 from websockets.sync.client import connect
 
-from .web_server import answer, call, get, post, server_thread
+from .web_server import answer, call, get, post, server_thread, watch
 
 SEED = 7
 
@@ -35,7 +35,7 @@ def create(url: str, **fields: Any) -> dict[str, Any]:
 
 
 def view(url: str, game: str, token: str | None = None) -> dict[str, Any]:
-    status, found = get(f"{url}/api/games/{game}" + (f"?token={token}" if token else ""))
+    status, found = get(f"{url}/api/games/{game}", token)
     assert status == 200, found
     return found  # type: ignore[no-any-return]
 
@@ -59,7 +59,7 @@ def play(url: str, made: dict[str, Any], rng: random.Random, answers: int | None
         family, seen = turn(url, made["id"], tokens)
         if seen["phase"] == "end":
             return
-        after = answer(url, made["id"], tokens[family], rng.choice(seen["answers"]))
+        after = answer(url, made["id"], tokens[family], rng.choice(seen["answers"]), seen["step"])
         assert after["step"] == seen["step"] + 1
         answers = None if answers is None else answers - 1
 
@@ -85,6 +85,8 @@ def test_creating_a_game_gives_one_token_per_person_and_a_spectator_link(url: st
     assert made["seats"]["red"] != made["seats"]["green"]
     assert made["spectate"] == f"{url}/play/{made['id']}"
     assert made["links"]["red"] == f"{made['spectate']}#token={made['seats']['red']}"
+    assert made["table"] == f"{url}/table/{made['id']}#token={made['creator']}"
+    assert made["creator"] not in made["seats"].values()
     seen = view(url, made["id"], made["seats"]["red"])
     assert seen["seat"] == "red"
     assert seen["seats"] == {"red": "person", "blue": "random", "green": "person"}
@@ -151,13 +153,14 @@ def test_not_json_and_too_large_bodies_are_refused(url: str) -> None:
 
 def test_wrong_token_is_403_and_unknown_game_404(url: str) -> None:
     made = create(url)
-    assert get(f"{url}/api/games/{made['id']}?token=wrong")[0] == 403
+    assert get(f"{url}/api/games/{made['id']}", "wrong")[0] == 403
+    assert get(f"{url}/api/games/{made['id']}", made["creator"])[0] == 403
     assert get(f"{url}/api/games/nosuchgame")[0] == 404
     assert get(f"{url}/api/games/{'x' * 500}")[0] == 404
-    status, found = post(f"{url}/api/games/nosuchgame/answer?token=x", {"answer": True})
+    status, found = post(f"{url}/api/games/nosuchgame/answer", {"answer": True, "step": 0}, "x")
     assert status == 404
     assert "no game" in found["error"]
-    status, found = post(f"{url}/api/games/{made['id']}/answer", {"answer": True})
+    status, found = post(f"{url}/api/games/{made['id']}/answer", {"answer": True, "step": 0})
     assert status == 403
     assert get(f"{url}/api/nothing")[0] == 404
 
@@ -170,22 +173,41 @@ def test_a_refused_answer_leaves_the_game_as_it_was(url: str) -> None:
     other = next(f for f in tokens if f != family)
     before = {f: view(url, game, t) for f, t in tokens.items()}
     # Not its turn: refused before the engine sees it, naming whose turn it is.
+    step = seen["step"]
     status, found = post(
-        f"{url}/api/games/{game}/answer?token={tokens[other]}", {"answer": seen["answers"][0]}
+        f"{url}/api/games/{game}/answer",
+        {"answer": seen["answers"][0], "step": step},
+        tokens[other],
     )
     assert status == 409
     assert f"it is {family}'s turn" in found["error"]
     bad: object
     for bad in ([999, "first"], "sideways", None, [[[]]], {"card": 1}, True, 10**40):
         status, found = post(
-            f"{url}/api/games/{game}/answer?token={tokens[family]}", {"answer": bad}
+            f"{url}/api/games/{game}/answer", {"answer": bad, "step": step}, tokens[family]
         )
         assert status == 400, (bad, found)
         assert found["error"]
-    for body in ({}, {"answer": 1, "more": 2}, [1]):
-        status, found = post(f"{url}/api/games/{game}/answer?token={tokens[family]}", body)
+    for body in (
+        {},
+        {"answer": 1, "more": 2},
+        [1],
+        {"answer": seen["answers"][0]},
+        {"answer": seen["answers"][0], "step": "0"},
+        {"answer": seen["answers"][0], "step": True},
+    ):
+        status, found = post(f"{url}/api/games/{game}/answer", body, tokens[family])
         assert status == 400
         assert '{"answer"' in found["error"]
+        assert '"step"' in found["error"]
+    for stale in (step - 1, step + 1, 10**30):
+        status, found = post(
+            f"{url}/api/games/{game}/answer",
+            {"answer": seen["answers"][0], "step": stale},
+            tokens[family],
+        )
+        assert status == 409, (stale, found)
+        assert f"the game is at step {step}" in found["error"]
     assert {f: view(url, game, t) for f, t in tokens.items()} == before
 
 
@@ -244,9 +266,9 @@ def test_replay_rebuilds_each_step_as_that_seat_saw_it(url: str) -> None:
     for _ in range(6):
         family, seen = turn(url, game, tokens)
         seen_at[seen["step"]] = view(url, game, tokens["red"])
-        answer(url, game, tokens[family], rng.choice(seen["answers"]))
+        answer(url, game, tokens[family], rng.choice(seen["answers"]), seen["step"])
     for step, then in seen_at.items():
-        status, replayed = get(f"{url}/api/games/{game}/replay?token={tokens['red']}&step={step}")
+        status, replayed = get(f"{url}/api/games/{game}/replay?step={step}", tokens["red"])
         assert status == 200
         assert replayed["steps"] == 6
         for field in ("queue", "hand", "influence", "log", "phase", "round"):
@@ -261,23 +283,33 @@ def test_replay_rebuilds_each_step_as_that_seat_saw_it(url: str) -> None:
 def test_the_websocket_sends_the_view_then_every_change(url: str) -> None:
     made = create(url, seed=SEED + 3)
     game, tokens = made["id"], made["seats"]
-    ws_url = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
-    with connect(f"{ws_url}?token={tokens['blue']}", open_timeout=10) as blue:
+    with watch(url, game, tokens["blue"]) as blue:
         first = json.loads(blue.recv(timeout=10))
         assert first["seat"] == "blue"
         assert first["step"] == 0
         play(url, made, random.Random(SEED), answers=3)
-        steps = [json.loads(blue.recv(timeout=10))["step"] for _ in range(3)]
-        assert steps == [1, 2, 3]
-    with connect(f"{ws_url}?token=wrong", open_timeout=10) as wrong:
+        # A watcher is sent the newest view when it is ready: it may skip one.
+        steps = [json.loads(blue.recv(timeout=10))["step"]]
+        while steps[-1] < 3:
+            steps.append(json.loads(blue.recv(timeout=10))["step"])
+        assert steps == sorted(set(steps))
+    with watch(url, game, None) as spectator:
+        assert json.loads(spectator.recv(timeout=10))["seat"] is None
+    with watch(url, game, "wrong") as wrong:
         assert "error" in json.loads(wrong.recv(timeout=10))
         with pytest.raises(Exception, match="4403"):
             wrong.recv(timeout=10)
-    bad = url.replace("http://", "ws://") + "/api/games/nosuch/ws"
-    with connect(bad, open_timeout=10) as unknown:
+    with watch(url, "nosuch", None) as unknown:
         unknown.recv(timeout=10)
         with pytest.raises(Exception, match="4404"):
             unknown.recv(timeout=10)
+    ws_url = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
+    for hello in ("not json", json.dumps({"token": 5}), json.dumps({"tok": None})):
+        with connect(ws_url, open_timeout=10) as bad:
+            bad.send(hello)
+            assert "first message" in json.loads(bad.recv(timeout=10))["error"]
+            with pytest.raises(Exception, match="4400"):
+                bad.recv(timeout=10)
 
 
 def test_pages_and_responses_carry_the_safety_headers(url: str) -> None:
@@ -288,7 +320,7 @@ def test_pages_and_responses_carry_the_safety_headers(url: str) -> None:
         assert headers["x-content-type-options"] == "nosniff"
         assert "script-src 'self'" in headers["content-security-policy"]
     made = create(url)
-    _, _, headers = call("GET", f"{url}/api/games/{made['id']}?token={made['seats']['red']}")
+    _, _, headers = call("GET", f"{url}/api/games/{made['id']}", token=made["seats"]["red"])
     assert headers["cache-control"] == "no-store"
 
 
@@ -299,3 +331,45 @@ def test_all_bot_games_play_to_the_end_on_their_own(url: str) -> None:
     while view(url, made["id"])["phase"] != "end":
         assert time.monotonic() < deadline, "the bots did not finish in 30 s"
         time.sleep(0.05)
+
+
+def test_a_token_in_a_url_is_refused_saying_where_it_goes(url: str) -> None:
+    made = create(url)
+    token = made["seats"]["red"]
+    for path in (f"/api/games/{made['id']}", f"/api/games/{made['id']}/replay?step=0"):
+        joiner = "&" if "?" in path else "?"
+        status, found = get(f"{url}{path}{joiner}token={token}")
+        assert status == 400, path
+        assert "Authorization: Bearer" in found["error"]
+    ws_url = url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws?token={token}"
+    with connect(ws_url, open_timeout=10) as socket:
+        assert "first message" in json.loads(socket.recv(timeout=10))["error"]
+    for header in ("Basic abc", "Bearer", "Bearer " + "x" * 300):
+        status, found, _ = call(
+            "GET", f"{url}/api/games/{made['id']}", headers={"Authorization": header}
+        )
+        assert status == 400, header
+        assert "Bearer <token>" in found["error"]
+
+
+def test_the_creator_gets_every_link_back(url: str) -> None:
+    made = create(url, families=4, bots={"blue": "random"})
+    status, found = get(f"{url}/api/games/{made['id']}/table", made["creator"])
+    assert status == 200, found
+    assert found["links"] == made["links"]
+    assert found["seats"] == made["seats"]
+    assert found["spectate"] == made["spectate"]
+    assert found["table"] == made["table"]
+    assert found["players"] == {
+        "red": "person",
+        "blue": "random",
+        "green": "person",
+        "yellow": "person",
+    }
+    for token in (None, made["seats"]["red"], "guess"):
+        status, refused = get(f"{url}/api/games/{made['id']}/table", token)
+        assert status == 403, token
+        assert "creator" in refused["error"]
+    status, _, headers = call("GET", f"{url}/table/{made['id']}")
+    assert status == 200
+    assert "script-src 'self'" in headers["content-security-policy"]

@@ -11,18 +11,20 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from oriflamme.web.creation import FIELDS
+from oriflamme.web.limits import Rate
 
 from .fuzzing import FUZZ
-from .web_server import call, get, server_thread
+from .web_server import TEST_LIMITS, call, get, server_thread
 
 pytestmark = pytest.mark.fuzz
 
-REFUSALS = {400, 403, 404, 409, 413}
+REFUSALS = {400, 403, 404, 409, 413, 429}
 
 scalars = st.one_of(
     st.none(),
@@ -44,7 +46,9 @@ creations = st.dictionaries(st.sampled_from([*FIELDS, "extra"]), values, max_siz
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, dict[str, Any]]]:
-    with server_thread(tmp_path_factory.mktemp("fuzz") / "games.sqlite3") as url:
+    # No rate on answers: every damaged answer reaches the checks behind it.
+    limits = attrs.evolve(TEST_LIMITS, answer_rate=Rate(0, 1.0))
+    with server_thread(tmp_path_factory.mktemp("fuzz") / "games.sqlite3", limits=limits) as url:
         status, made, _ = call("POST", f"{url}/api/games", {"families": 3, "seed": 5})
         assert status == 201
         yield url, made
@@ -76,8 +80,8 @@ def test_a_damaged_creation_is_refused_or_makes_a_game(
 @given(raw=st.binary(max_size=200))
 def test_raw_bytes_are_refused(server: tuple[str, dict[str, Any]], raw: bytes) -> None:
     url, made = server
-    for path in ("/api/games", f"/api/games/{made['id']}/answer?token={made['seats']['red']}"):
-        status, found, _ = call("POST", url + path, raw=raw)
+    for path in ("/api/games", f"/api/games/{made['id']}/answer"):
+        status, found, _ = call("POST", url + path, raw=raw, token=made["seats"]["red"])
         if status not in (200, 201):
             refused(status, found)
 
@@ -90,13 +94,15 @@ def test_a_damaged_answer_leaves_the_game_as_it_was(
     url, made = server
     game = made["id"]
     tokens = made["seats"]
-    before = {f: get(f"{url}/api/games/{game}?token={t}")[1] for f, t in tokens.items()}
+    before = {f: get(f"{url}/api/games/{game}", t)[1] for f, t in tokens.items()}
     legal = any(json.dumps(answer) == json.dumps(a) for v in before.values() for a in v["answers"])
     if legal:
         return  # a legal answer is played: not what this test is about
-    token = tokens.get(who or "", "junk" if who == "junk" else "")
-    query = f"?token={token}" if token else ""
-    status, found, _ = call("POST", f"{url}/api/games/{game}/answer{query}", {"answer": answer})
+    token = tokens.get(who or "", "junk" if who == "junk" else "") or None
+    step = before["red"]["step"]
+    status, found, _ = call(
+        "POST", f"{url}/api/games/{game}/answer", {"answer": answer, "step": step}, token=token
+    )
     refused(status, found)
-    after = {f: get(f"{url}/api/games/{game}?token={t}")[1] for f, t in tokens.items()}
+    after = {f: get(f"{url}/api/games/{game}", t)[1] for f, t in tokens.items()}
     assert after == before

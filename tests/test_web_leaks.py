@@ -26,12 +26,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection, connect
+from websockets.sync.client import ClientConnection
 
 from oriflamme import Game, Registry
 from oriflamme.web.views import build_view
 
-from .web_server import answer, get, post, server_thread
+from .web_server import answer, get, post, server_thread, watch
 
 GAMES = int(os.environ.get("ORIFLAMME_LEAK_GAMES", "8"))
 SEED = int(os.environ.get("ORIFLAMME_LEAK_SEED", "2026"))
@@ -119,19 +119,15 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
     assert status == 201, made
     game, tokens = made["id"], made["seats"]
     watchers: dict[str | None, str | None] = {None: None, **tokens}
-    ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
     seen: dict[tuple[str | None, int], dict[str, Any]] = {}
     with contextlib.ExitStack() as stack:
         sockets = {
-            seat: stack.enter_context(
-                connect(ws + (f"?token={token}" if token else ""), open_timeout=10)
-            )
-            for seat, token in watchers.items()
+            seat: stack.enter_context(watch(url, game, token)) for seat, token in watchers.items()
         }
         while True:
             views = {}
             for seat, token in watchers.items():
-                status, view = get(f"{url}/api/games/{game}" + (f"?token={token}" if token else ""))
+                status, view = get(f"{url}/api/games/{game}", token)
                 assert status == 200
                 views[seat] = view
             step = views[None]["step"]
@@ -148,7 +144,7 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
             if not asked:
                 continue  # a bot's turn
             (family,) = asked
-            answer(url, game, tokens[family], rng.choice(views[family]["answers"]))
+            answer(url, game, tokens[family], rng.choice(views[family]["answers"]), step)
         final = views[None]["step"]
         for seat, socket in sockets.items():
             for frame in drain(socket, final):

@@ -18,11 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
 from oriflamme.web.store import LAYOUT, Seat, Store, StoreError, seat_of, token_hash
 
-from .web_server import answer, get, post, server_process
+from .web_server import answer, get, post, server_process, watch
 
 SEED = 31
 
@@ -30,7 +29,7 @@ SEED = 31
 def wait_for(url: str, game: str, token: str | None, done: Any) -> dict[str, Any]:
     deadline = time.monotonic() + 60
     while True:
-        status, view = get(f"{url}/api/games/{game}" + (f"?token={token}" if token else ""))
+        status, view = get(f"{url}/api/games/{game}", token)
         assert status == 200, view
         if done(view):
             return view  # type: ignore[no-any-return]
@@ -51,7 +50,9 @@ def play_red(
         view = wait_for(url, made["id"], made["seats"]["red"], my_turn)
         if view["phase"] == "end":
             break
-        after = answer(url, made["id"], made["seats"]["red"], rng.choice(view["answers"]))
+        after = answer(
+            url, made["id"], made["seats"]["red"], rng.choice(view["answers"]), view["step"]
+        )
     return after
 
 
@@ -80,7 +81,7 @@ def test_kill_9_mid_game_loses_nothing_and_bots_play_on(tmp_path: Path) -> None:
         print(f"killed at step {before['step']}, {after['step']} answers kept")
         assert after["step"] >= before["step"]
         status, then = get(
-            f"{url}/api/games/{made['id']}/replay?token={made['seats']['red']}&step={before['step']}"
+            f"{url}/api/games/{made['id']}/replay?step={before['step']}", made["seats"]["red"]
         )
         assert status == 200
         for field in ("queue", "hand", "influence", "log", "round", "phase"):
@@ -98,17 +99,15 @@ def test_a_server_restarted_keeps_every_link(tmp_path: Path) -> None:
     with server_process(db) as (url, process):
         status, made = post(f"{url}/api/games", {"families": 3, "seed": SEED})
         assert status == 201
-        views = {
-            f: get(f"{url}/api/games/{made['id']}?token={t}")[1] for f, t in made["seats"].items()
-        }
+        views = {f: get(f"{url}/api/games/{made['id']}", t)[1] for f, t in made["seats"].items()}
         process.send_signal(signal.SIGKILL)
         process.wait(30)
     with server_process(db) as (url, _):
         for family, token in made["seats"].items():
-            status, view = get(f"{url}/api/games/{made['id']}?token={token}")
+            status, view = get(f"{url}/api/games/{made['id']}", token)
             assert status == 200
             assert view == views[family]
-        assert get(f"{url}/api/games/{made['id']}?token=guess")[0] == 403
+        assert get(f"{url}/api/games/{made['id']}", "guess")[0] == 403
 
 
 def test_a_file_that_is_not_a_games_file_is_refused_in_one_line(tmp_path: Path) -> None:
@@ -174,15 +173,16 @@ def test_the_server_log_never_shows_a_token(tmp_path: Path) -> None:
             status, made = post(f"{url}/api/games", {"families": 3})
             assert status == 201
             token = made["seats"]["red"]
-            assert get(f"{url}/api/games/{made['id']}?token={token}")[0] == 200
-            ws = url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws?token={token}"
-            with connect(ws, open_timeout=10) as socket:
+            assert get(f"{url}/api/games/{made['id']}", token)[0] == 200
+            assert get(f"{url}/api/games/{made['id']}/table", made["creator"])[0] == 200
+            with watch(url, made["id"], token) as socket:
                 socket.recv(timeout=10)
             time.sleep(0.5)  # the log lines are written after the responses
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(30)
     logged = out.read_text() + err.read_text()
-    assert f"/api/games/{made['id']}?token=..." in logged
+    assert f"/api/games/{made['id']}" in logged
     assert "WebSocket" in logged
     assert token not in logged
+    assert made["creator"] not in logged

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -46,7 +47,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "oriflamme/cards/base.yaml" in names
     assert "oriflamme/py.typed" in names
-    for page in ("lobby.html", "game.html", "game.js", "lobby.js", "style.css"):
+    static = ROOT / "src" / "oriflamme" / "web" / "static"
+    pages = sorted(path.name for path in static.iterdir())
+    assert {"lobby.html", "game.html", "table.html", "game.js", "style.css"} <= set(pages)
+    for page in pages:
         assert f"oriflamme/web/static/{page}" in names
     target = work / "site"
     subprocess.run(
@@ -201,5 +205,21 @@ def test_the_installed_server_serves_its_pages(installed: Path) -> None:
                         time.sleep(0.05)
                 else:
                     raise AssertionError(f"{url}{path} did not answer")
+            # Bots think in worker processes, which import the installed package too.
+            bots = dict.fromkeys(["red", "blue", "green"], "random")
+            request = urllib.request.Request(
+                url + "api/games",
+                data=json.dumps({"families": 3, "bots": bots}).encode(),
+                method="POST",
+            )
+            with urllib.request.urlopen(request, timeout=10) as response:
+                game = json.loads(response.read())["id"]
+            deadline = time.monotonic() + 60
+            while True:
+                with urllib.request.urlopen(f"{url}api/games/{game}", timeout=10) as response:
+                    if json.loads(response.read())["phase"] == "end":
+                        break
+                assert time.monotonic() < deadline, "the installed server's bots did not play"
+                time.sleep(0.1)
         finally:
             server.kill()

@@ -22,23 +22,36 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from websockets.sync.client import connect
 
 from oriflamme.web.app import create_app
+from oriflamme.web.limits import Limits, Rate
 
 #: How long a request, or a server's start, may take before the test fails (seconds).
 TIMEOUT = 30.0
+#: The limits of a test server: the defaults, but that tests make games quickly from
+#: one address (the rate limits have tests of their own).
+TEST_LIMITS = Limits(create_rate=Rate(0, 1.0), bot_workers=2)
 
 
 @contextlib.contextmanager
-def server_thread(db: Path, plugins: dict[str, object] | None = None) -> Iterator[str]:
+def server_thread(
+    db: Path, plugins: dict[str, object] | None = None, limits: Limits | None = None
+) -> Iterator[str]:
     """The app served by uvicorn in a thread; yields its base URL (no trailing slash).
 
     The installed plugins are left out (the tests do not depend on what is installed)
-    but for ``plugins``, registered by name."""
+    but for ``plugins``, registered by name. ``limits``: the server's (by default,
+    :data:`TEST_LIMITS`)."""
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
     config = uvicorn.Config(
-        create_app(db, plugins=plugins, entry_points=False),
+        create_app(
+            db,
+            plugins=plugins,
+            entry_points=False,
+            limits=limits if limits is not None else TEST_LIMITS,
+        ),
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
@@ -59,11 +72,27 @@ def server_thread(db: Path, plugins: dict[str, object] | None = None) -> Iterato
 
 
 @contextlib.contextmanager
-def server_process(db: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
-    """``oriflamme serve --port 0 --db DB`` in a process of its own; yields its base URL
-    (read from the line it prints) and the process, killed at the end if still running."""
+def server_process(
+    db: Path, args: list[str] | tuple[str, ...] = ()
+) -> Iterator[tuple[str, subprocess.Popen[str]]]:
+    """``oriflamme serve --port 0 --db DB`` (and ``args``, more options) in a process of
+    its own; yields its base URL (read from the line it prints) and the process, killed
+    at the end if still running. Games are created without a rate limit unless ``args``
+    gives one."""
+    rate = [] if "--create-rate" in args else ["--create-rate", "0/1"]
     process = subprocess.Popen(
-        [sys.executable, "-m", "oriflamme", "serve", "--port", "0", "--db", str(db)],
+        [
+            sys.executable,
+            "-m",
+            "oriflamme",
+            "serve",
+            "--port",
+            "0",
+            "--db",
+            str(db),
+            *rate,
+            *args,
+        ],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -95,38 +124,62 @@ def server_process(db: Path) -> Iterator[tuple[str, subprocess.Popen[str]]]:
 
 
 def call(
-    method: str, url: str, body: object = None, *, raw: bytes | None = None
+    method: str,
+    url: str,
+    body: object = None,
+    *,
+    raw: bytes | None = None,
+    token: str | None = None,
+    headers: dict[str, str] | None = None,
 ) -> tuple[int, Any, dict[str, str]]:
-    """One request: (status, JSON body or None, headers in lower case)."""
+    """One request (with ``token`` as a seat's, in its header): (status, JSON body or
+    None, headers in lower case)."""
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     request = urllib.request.Request(url, data=data, method=method)
     if data is not None:
         request.add_header("Content-Type", "application/json")
+    if token is not None:
+        request.add_header("Authorization", f"Bearer {token}")
+    for name, value in (headers or {}).items():
+        request.add_header(name, value)
     try:
         with urllib.request.urlopen(request, timeout=TIMEOUT) as response:
-            status, text, headers = response.status, response.read(), response.headers
+            status, text, answered = response.status, response.read(), response.headers
     except urllib.error.HTTPError as exc:
-        status, text, headers = exc.code, exc.read(), exc.headers
+        status, text, answered = exc.code, exc.read(), exc.headers
         exc.close()
     try:
         parsed = json.loads(text)
     except ValueError:
         parsed = None
-    return status, parsed, {name.lower(): value for name, value in headers.items()}
+    return status, parsed, {name.lower(): value for name, value in answered.items()}
 
 
-def get(url: str) -> tuple[int, Any]:
-    status, body, _ = call("GET", url)
+def get(url: str, token: str | None = None) -> tuple[int, Any]:
+    status, body, _ = call("GET", url, token=token)
     return status, body
 
 
-def post(url: str, body: object) -> tuple[int, Any]:
-    status, found, _ = call("POST", url, body)
+def post(url: str, body: object, token: str | None = None) -> tuple[int, Any]:
+    status, found, _ = call("POST", url, body, token=token)
     return status, found
 
 
-def answer(url: str, game: str, token: str, given: object) -> dict[str, Any]:
-    """``given`` answered by the seat of ``token``, which must be accepted: the new view."""
-    status, found = post(f"{url}/api/games/{game}/answer?token={token}", {"answer": given})
+def answer(url: str, game: str, token: str, given: object, step: int) -> dict[str, Any]:
+    """``given`` answered at ``step`` by the seat of ``token``, which must be accepted:
+    the new view."""
+    status, found = post(
+        f"{url}/api/games/{game}/answer", {"answer": given, "step": step}, token=token
+    )
     assert status == 200, found
     return found  # type: ignore[no-any-return]
+
+
+@contextlib.contextmanager
+def watch(url: str, game: str, token: str | None, *, timeout: float = TIMEOUT) -> Iterator[Any]:
+    """A websocket on the game, its token sent as its first message; the first view
+    is not read yet."""
+    ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
+    with connect(ws, open_timeout=timeout) as socket:
+        socket.send(json.dumps({"token": token}))
+        yield socket

@@ -27,8 +27,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import ConfigError, SaveError
 from .installed import installed
+from .limits import Limits
+from .origins import HostsAndOrigins
+from .rates import RateLimit
 from .store import Store, StoreError
-from .tables import Refused, Tables
+from .tables import Refused, Table, Tables
 
 log = logging.getLogger("oriflamme.web")
 
@@ -37,6 +40,10 @@ STATIC = Path(__file__).parent / "static"
 MAX_BODY = 64 * 1024
 #: How long one websocket may take to take a view before it is let go (seconds).
 SEND_SECONDS = 10.0
+#: How long a websocket has to send its first message, the token (seconds).
+HELLO_SECONDS = 10.0
+#: How often games kept long enough are deleted (seconds).
+EXPIRY_SECONDS = 3600.0
 
 HEADERS = [
     (b"referrer-policy", b"no-referrer"),
@@ -98,8 +105,33 @@ def _tables(request: Request | WebSocket) -> Tables:
     return tables
 
 
-def _token(request: Request | WebSocket) -> str | None:
-    return request.query_params.get("token")
+def _token(request: Request) -> str | None:
+    """The seat's (or creator's) token, from ``Authorization: Bearer <token>``; None
+    with no such header (a spectator). A token in the URL is refused: proxies and
+    access logs keep URLs."""
+    if "token" in request.query_params:
+        raise Refused(
+            400,
+            "a token is sent in the header Authorization: Bearer <token>, never in the "
+            "URL (where logs would keep it)",
+        )
+    header = request.headers.get("authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.strip().partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token or len(token) > 200:
+        raise Refused(400, "the Authorization header must be: Bearer <token>")
+    return token
+
+
+def _client(request: Request) -> str:
+    """The client's address (a trusted proxy's X-Forwarded-For, see serve)."""
+    return request.client.host if request.client is not None else "?"
+
+
+def _json_text(text: str, status: int = 200) -> Response:
+    return Response(text, status_code=status, media_type="application/json")
 
 
 async def lobby(request: Request) -> Response:
@@ -110,22 +142,49 @@ async def game_page(request: Request) -> Response:
     return FileResponse(STATIC / "game.html")
 
 
+async def table_page(request: Request) -> Response:
+    return FileResponse(STATIC / "table.html")
+
+
 async def get_installed(request: Request) -> Response:
     return JSONResponse(request.app.state.installed)
 
 
-async def create(request: Request) -> Response:
-    table, tokens = _tables(request).create(await read_json(request))
+def _links(request: Request, table: Table, creator: str, tokens: dict[str, str]) -> dict[str, Any]:
     base = str(request.base_url).rstrip("/")
     spectate = f"{base}/play/{table.id}"
-    links = {family: f"{spectate}#token={value}" for family, value in tokens.items()}
-    body = {"id": table.id, "seats": tokens, "spectate": spectate, "links": links}
-    return JSONResponse(body, status_code=201)
+    return {
+        "id": table.id,
+        "seats": tokens,
+        "spectate": spectate,
+        "links": {family: f"{spectate}#token={value}" for family, value in tokens.items()},
+        "creator": creator,
+        "table": f"{base}/table/{table.id}#token={creator}",
+    }
+
+
+async def create(request: Request) -> Response:
+    request.app.state.create_rate.take(_client(request))
+    body = await read_json(request)
+    table, creator, tokens = _tables(request).create(body)
+    return JSONResponse(_links(request, table, creator, tokens), status_code=201)
 
 
 async def view(request: Request) -> Response:
     table = _tables(request).find(request.path_params["id"])
-    return JSONResponse(table.view(table.seat(_token(request))))
+    return _json_text(table.view(table.seat(_token(request))))
+
+
+async def table_links(request: Request) -> Response:
+    """Every seat's link and the spectator's, for the game's creator."""
+    tables = _tables(request)
+    table = tables.find(request.path_params["id"])
+    creator = _token(request)
+    tokens = tables.links(table, creator)
+    assert creator is not None
+    found = _links(request, table, creator, tokens)
+    found.update(players=table.players, step=table.step, over=table.game.over)
+    return JSONResponse(found)
 
 
 async def answer(request: Request) -> Response:
@@ -133,11 +192,17 @@ async def answer(request: Request) -> Response:
     table = tables.find(request.path_params["id"])
     family = table.seat(_token(request))
     if family is None:
-        raise Refused(403, "answering needs the token of a seat (?token=...)")
+        raise Refused(403, "answering needs a seat's token (Authorization: Bearer <token>)")
+    request.app.state.answer_rate.take(f"{table.id}:{family}")
     body = await read_json(request)
-    if not isinstance(body, dict) or set(body) != {"answer"}:
-        raise Refused(400, 'the body must be {"answer": <one of the view\'s "answers">}')
-    return JSONResponse(await tables.answer(table, family, body["answer"]))
+    step = body.get("step") if isinstance(body, dict) else None
+    if not isinstance(body, dict) or set(body) != {"answer", "step"} or type(step) is not int:
+        raise Refused(
+            400,
+            'the body must be {"answer": <one of the view\'s "answers">, '
+            '"step": <the view\'s "step">}',
+        )
+    return _json_text(await tables.answer(table, family, body["answer"], step))
 
 
 async def replay(request: Request) -> Response:
@@ -150,43 +215,81 @@ async def replay(request: Request) -> Response:
     return JSONResponse(tables.replay(table, family, int(step)))
 
 
+async def _hello(socket: WebSocket) -> str | None:
+    """The token a websocket sends first, ``{"token": <token> | null}`` (null: a
+    spectator); a browser cannot put a header on a websocket, and a URL is logged."""
+    try:
+        text = await asyncio.wait_for(socket.receive_text(), HELLO_SECONDS)
+        hello = json.loads(text)
+    except (TimeoutError, ValueError, RecursionError) as exc:
+        raise Refused(400, 'the first message must be {"token": <token> or null}') from exc
+    token = hello.get("token") if isinstance(hello, dict) else None
+    if (
+        not isinstance(hello, dict)
+        or set(hello) != {"token"}
+        or not (token is None or (isinstance(token, str) and 0 < len(token) <= 200))
+    ):
+        raise Refused(400, 'the first message must be {"token": <token> or null}')
+    return token
+
+
 async def websocket(socket: WebSocket) -> None:
-    """Sends the view at once, then after every change; closes 4403 or 4404 (after
-    one ``{"error": ...}`` message) for a wrong token or an unknown game."""
+    """Waits for the token, then sends the view at once and after every change; closes
+    4400, 4403 or 4404 (after one ``{"error": ...}`` message) for a bad first
+    message, a wrong token or an unknown game."""
     await socket.accept()
     tables = _tables(socket)
     try:
+        if "token" in socket.query_params:
+            raise Refused(400, "a token is sent in the first message, never in the URL")
+        token = await _hello(socket)
         table = tables.find(socket.path_params["id"])
-        family = table.seat(_token(socket))
+        family = table.seat(token)
     except Refused as exc:
-        await socket.send_json({"error": str(exc)})
-        await socket.close(code=4000 + exc.status)
+        with contextlib.suppress(Exception):
+            await socket.send_json({"error": str(exc)})
+            await socket.close(code=4000 + exc.status)
+        return
+    except (WebSocketDisconnect, RuntimeError):
         return
     except (SaveError, StoreError) as exc:
         log.error("game %s: %s", socket.path_params["id"], type(exc).__name__)
         await socket.close(code=1011)
         return
+    watcher = tables.watch(table, family)
 
-    async def send(view: dict[str, Any]) -> bool:
-        try:
-            await asyncio.wait_for(socket.send_text(json.dumps(view)), SEND_SECONDS)
-        except Exception:  # gone, or too slow: it reconnects and gets the view
-            return False
-        return True
+    async def sending() -> None:
+        while True:
+            await watcher.changed.wait()
+            watcher.changed.clear()
+            if tables.gone(table):
+                await socket.close(code=4404)
+                return
+            # Too slow to take a view: let go; it reconnects and gets the newest.
+            await asyncio.wait_for(socket.send_text(table.view(family)), SEND_SECONDS)
 
-    await tables.watch(table, family, send)
-    try:
-        while True:  # what a client sends is not read: answers go through POST
+    async def reading() -> None:
+        while True:  # what a client sends now is not read: answers go through POST
             await socket.receive_text()
-    except (WebSocketDisconnect, RuntimeError):
-        pass
+
+    tasks = [asyncio.ensure_future(sending()), asyncio.ensure_future(reading())]
+    try:
+        await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
     finally:
-        tables.leave(table, send)
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(BaseException):
+                await task
+        tables.leave(table, watcher)
 
 
 async def refused(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Refused)
-    return error(exc.status, str(exc))
+    response = error(exc.status, str(exc))
+    if exc.retry_after is not None:
+        response.headers["retry-after"] = str(exc.retry_after)
+    return response
 
 
 async def not_found(request: Request, exc: Exception) -> Response:
@@ -211,30 +314,52 @@ async def unreadable(request: Request, exc: Exception) -> Response:
 ROUTES = [
     Route("/", lobby),
     Route("/play/{id}", game_page),
+    Route("/table/{id}", table_page),
     Route("/api/installed", get_installed),
     Route("/api/games", create, methods=["POST"]),
     Route("/api/games/{id}", view),
     Route("/api/games/{id}/answer", answer, methods=["POST"]),
     Route("/api/games/{id}/replay", replay),
+    Route("/api/games/{id}/table", table_links),
     WebSocketRoute("/api/games/{id}/ws", websocket),
     Mount("/static", StaticFiles(directory=STATIC), name="static"),
 ]
 
 
 def create_app(
-    db: Path | str, *, plugins: Mapping[str, object] | None = None, entry_points: bool = True
+    db: Path | str,
+    *,
+    plugins: Mapping[str, object] | None = None,
+    entry_points: bool = True,
+    limits: Limits | None = None,
 ) -> Starlette:
     """The server's ASGI app, keeping its games in the SQLite file ``db``.
 
     Its plugins are the installed ones (``entry_points``) and ``plugins``, registered
-    by name (an app that embeds the server with plugins of its own)."""
+    by name (an app that embeds the server with plugins of its own: modules, so that
+    the bots' worker processes can import them too). ``limits``: see :class:`Limits`."""
+    limits = limits if limits is not None else Limits()
+    limits.check()
     store = Store(db)
-    tables = Tables(store, plugins, entry_points)
+    tables = Tables(store, plugins, entry_points, limits)
+
+    async def expiring() -> None:
+        while True:
+            try:
+                tables.expire()
+            except StoreError as exc:
+                log.error("expiring games: %s", type(exc).__name__)
+            await asyncio.sleep(EXPIRY_SECONDS)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        yield
-        store.close()
+        sweeper = asyncio.ensure_future(expiring())
+        try:
+            yield
+        finally:
+            sweeper.cancel()
+            tables.close()
+            store.close()
 
     app = Starlette(
         routes=ROUTES,
@@ -247,7 +372,10 @@ def create_app(
         },
         lifespan=lifespan,
     )
+    app.add_middleware(HostsAndOrigins, allowed_hosts=limits.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.state.tables = tables
+    app.state.create_rate = RateLimit(limits.create_rate, "games created from this address")
+    app.state.answer_rate = RateLimit(limits.answer_rate, "answers from this seat")
     app.state.installed = installed(tables.registry())
     return app

@@ -1,53 +1,73 @@
 """The games being played: each a :class:`Table` (the game, who sits where, who watches).
 
-The server's event loop is the only thread that touches a game or the games file. A
-bot thinks in a worker thread, from its own family's observation (plain data with no
-link to the game), so a slow bot never holds the server up; its answer is then played
-like a person's. Every answer goes through :meth:`Tables.answer`: checked, played on
-the game, written to the file with the new save in one transaction, and only then
-announced; if anything fails on the way, the game is put back as it was.
+The server's event loop is the only thread that touches a game or the games file.
+Bots think in worker processes (:mod:`.thinking`), from their own family's observation
+only, so no bot ever holds the server up; a bot's answer is then played like a
+person's. Every answer goes through :meth:`Tables.answer` or the bots' loop: checked
+against the step it was given for, played on the game, written to the file, and only
+then announced; if anything fails on the way, the game is put back as it was.
+
+A view is built once for each family (and once for every spectator) at each step,
+kept as its JSON text, and sent to every watcher of that family: a watcher that is
+slow to take it holds up nobody but itself, and is sent the newest view when it is
+ready. The story in a view is told as the game goes, a few lines an answer.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hmac
 import json
 import logging
-import random
 import re
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import ConfigError, IllegalAnswer, OriflammeError, PluginError
 from ..core.game import Game
 from ..core.plugins import Registry
+from ..story import Story
 from .creation import Request, read_request
-from .players import PERSON, check_bot, make_bot
-from .store import Seat, Store, StoredGame, seat_of, token_hash
+from .limits import Limits
+from .players import PERSON, check_bot
+from .store import (
+    SAVE_EVERY,
+    Seat,
+    Stale,
+    Store,
+    StoredGame,
+    seat_of,
+    seat_token,
+    token_hash,
+)
+from .thinking import Dropped, Lane, Thinkers
 from .views import build_view
 
 log = logging.getLogger("oriflamme.web")
 
-#: Games kept in memory at once; the least recently used idle one is let go first.
-MAX_LIVE = 256
-#: A bot that has not answered in this many seconds is stopped waiting for: the game
-#: waits on it until it is next loaded (or the server restarts).
-BOT_SECONDS = 120.0
-
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-
-#: Sends one view to one watcher; returns False once that watcher is gone.
-Send = Callable[[dict[str, Any]], Awaitable[bool]]
 
 
 class Refused(OriflammeError):
-    """A request the server turns down: ``status`` is the HTTP status to answer with."""
+    """A request the server turns down: ``status`` is the HTTP status to answer with;
+    ``retry_after``, where given, the seconds after which it may be sent again."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.retry_after = retry_after
+
+
+class Watcher:
+    """One websocket watching a table: told when there is a new view to send."""
+
+    def __init__(self, family: str | None) -> None:
+        self.family = family
+        self.changed = asyncio.Event()
+        self.changed.set()  # the view as it is now, at once
 
 
 class Table:
@@ -60,10 +80,17 @@ class Table:
         self.request = Request.from_dict(stored.request)
         self.seats = stored.seats
         self.step = stored.step
+        self.saved = stored.save_step  # the step of the file's last save
         self.initial = stored.initial
+        self.creator_hash = stored.creator_hash
         self.lock = asyncio.Lock()
-        self.watchers: dict[Send, str | None] = {}
+        self.watchers: set[Watcher] = set()
         self.bots: asyncio.Task[None] | None = None
+        self.people = any(seat.kind == PERSON for seat in self.seats)
+        # Since when nobody has watched (a game of bots alone pauses after a while).
+        self.unwatched_since: float | None = time.monotonic()
+        self._views: dict[str | None, tuple[int, str]] = {}
+        self._stories: dict[str | None, tuple[Story, list[str]]] = {}
 
     @property
     def players(self) -> dict[str, str]:
@@ -77,44 +104,70 @@ class Table:
             return None
         family = seat_of(self.seats, token)
         if family is None:
-            raise Refused(403, "this link's token is not one of this game's seats")
+            raise Refused(403, "this token is not one of this game's seats")
         return family
 
-    def view(
-        self, family: str | None, game: Game | None = None, step: int | None = None
-    ) -> dict[str, Any]:
-        game = game if game is not None else self.game
-        return build_view(
-            game.observe(family),
-            game.rules,
+    def view(self, family: str | None) -> str:
+        """``family``'s view now (None: a spectator's), as JSON text: built once a step."""
+        found = self._views.get(family)
+        if found is not None and found[0] == self.step:
+            return found[1]
+        observation = self.game.observe(family)
+        story = self._stories.get(family)
+        if story is None:
+            story = self._stories[family] = (Story(self.game.rules.definitions), [])
+        story[1].extend(story[0].read(observation))
+        built = build_view(
+            observation,
+            self.game.rules,
             game_id=self.id,
-            step=self.step if step is None else step,
+            step=self.step,
             seats=self.players,
+            log=list(story[1]),
+        )
+        text = json.dumps(built)
+        self._views[family] = (self.step, text)
+        return text
+
+    def replay(self, family: str | None, game: Game, step: int) -> dict[str, Any]:
+        """The view ``family`` had in ``game``, after ``step`` answers."""
+        return build_view(
+            game.observe(family), game.rules, game_id=self.id, step=step, seats=self.players
         )
 
     @property
     def busy(self) -> bool:
-        return bool(self.watchers) or (self.bots is not None and not self.bots.done())
+        """Whether someone watches: such a table is never let go from memory."""
+        return bool(self.watchers)
 
 
 class Tables:
     """Every game: the live ones in memory, all of them in the :class:`Store`."""
 
     def __init__(
-        self, store: Store, plugins: Mapping[str, object] | None = None, entry_points: bool = True
+        self,
+        store: Store,
+        plugins: Mapping[str, object] | None = None,
+        entry_points: bool = True,
+        limits: Limits | None = None,
     ) -> None:
         self.store = store
+        self.limits = limits if limits is not None else Limits()
         self._plugins = dict(plugins or {})
         self._entry_points = entry_points
         self._live: OrderedDict[str, Table] = OrderedDict()
         self._registries: dict[frozenset[str], Registry] = {}
+        self._games = store.count()
+        self.thinkers = Thinkers(self.limits, self._plugins, entry_points=entry_points)
 
     def registry(self, without: tuple[str, ...] = ()) -> Registry:
         """The installed plugins but ``without`` (made once for each choice)."""
         key = frozenset(without)
         found = self._registries.get(key)
         if found is None:
-            found = Registry(entry_points=self._entry_points, exclude=sorted(key))
+            # Plugins given by name are left out by not registering them.
+            installed = sorted(key - set(self._plugins))
+            found = Registry(entry_points=self._entry_points, exclude=installed)
             for name, plugin in self._plugins.items():
                 if name not in key:
                     found.register(plugin, name)
@@ -124,35 +177,58 @@ class Tables:
     def optional_plugins(self) -> list[str]:
         return [p["name"] for p in self.registry().describe() if not p["builtin"]]
 
+    def close(self) -> None:
+        """Stops every bot; the games are all in the file already."""
+        for table in self._live.values():
+            if table.bots is not None:
+                table.bots.cancel()
+        self.thinkers.close()
+
     # Making and finding games.
 
-    def create(self, body: object) -> tuple[Table, dict[str, str]]:
-        """A new game from a creation request: the table and each person's token."""
+    def create(self, body: object) -> tuple[Table, str, dict[str, str]]:
+        """A new game from a creation request: the table, the creator's token and each
+        person's token."""
         everyone = self.registry()
         request = read_request(
-            body, self.optional_plugins(), lambda kind, family: check_bot(kind, family, everyone)
+            body,
+            self.optional_plugins(),
+            lambda kind, family: check_bot(kind, family, everyone, limits=self.limits),
         )
+        if self._games >= self.limits.max_games:
+            self.expire()
+            if self._games >= self.limits.max_games:
+                raise Refused(
+                    503,
+                    f"this server keeps at most {self.limits.max_games} games and is full; "
+                    "try again later",
+                    retry_after=3600,
+                )
         registry = self.registry(request.without)
         try:
             game = Game.new(request.config, registry=registry)
         except PluginError as exc:
             raise ConfigError(f"a plugin failed while setting up the game: {exc}") from exc
+        game_id = secrets.token_urlsafe(12)
+        creator = secrets.token_urlsafe(24)
         tokens: dict[str, str] = {}
         seats = []
         for family in game.families:
             kind = request.bots.get(family, PERSON)
             if kind == PERSON:
-                tokens[family] = secrets.token_urlsafe(24)
+                tokens[family] = seat_token(creator, game_id, family)
                 seats.append(Seat(family, kind, token_hash(tokens[family])))
             else:
                 seats.append(Seat(family, kind))
-        game_id = secrets.token_urlsafe(12)
         save = game.to_json()
-        self.store.create(game_id, request.to_dict(), save, seats)
-        stored = StoredGame(game_id, request.to_dict(), save, save, 0, game.over, tuple(seats))
+        stored = StoredGame(
+            game_id, request.to_dict(), save, save, 0, game.over, tuple(seats), token_hash(creator)
+        )
+        self.store.create(game_id, stored.request, save, seats, stored.creator_hash)
+        self._games += 1
         table = self._keep(Table(stored, game, registry))
         self.play_bots(table)
-        return table, tokens
+        return table, creator, tokens
 
     def find(self, game_id: str) -> Table:
         """The game ``game_id``, loaded from its save if need be; 404 if there is none."""
@@ -166,38 +242,85 @@ class Tables:
         request = Request.from_dict(stored.request)
         registry = self.registry(request.without)
         game = Game.from_json(stored.save, registry=registry)
+        for family, answer in stored.later:  # the answers since the last save
+            game.answer(answer, family=family)
         table = self._keep(Table(stored, game, registry))
         # A server stopped while a bot was to answer: the bot answers now.
         self.play_bots(table)
         return table
 
+    def links(self, table: Table, creator: str | None) -> dict[str, str]:
+        """Each person's token, for the creator (whose token ``creator`` must be)."""
+        if (
+            creator is None
+            or table.creator_hash is None
+            or not hmac.compare_digest(table.creator_hash, token_hash(creator))
+        ):
+            raise Refused(403, "only the game's creator may see every seat's link")
+        return {
+            seat.family: seat_token(creator, table.id, seat.family)
+            for seat in table.seats
+            if seat.kind == PERSON
+        }
+
     def _keep(self, table: Table) -> Table:
         self._live[table.id] = table
         for game_id, idle in list(self._live.items()):
-            if len(self._live) <= MAX_LIVE:
+            if len(self._live) <= self.limits.max_live:
                 break
             if not idle.busy:
-                del self._live[game_id]
+                self._let_go(game_id)
         return table
+
+    def _let_go(self, game_id: str) -> None:
+        """Drops a game from memory, and any bot work for it (the file has it all)."""
+        table = self._live.pop(game_id, None)
+        if table is not None and table.bots is not None:
+            table.bots.cancel()
+        self.thinkers.drop(game_id)
+
+    def expire(self) -> int:
+        """Deletes the games kept long enough (see :class:`Limits`): how many."""
+        now = time.time()
+        day = 86_400.0
+        gone = self.store.expire(
+            now - self.limits.keep_finished_days * day,
+            now - self.limits.keep_abandoned_days * day,
+        )
+        for game_id in gone:
+            table = self._live.get(game_id)
+            if table is not None:
+                for watcher in table.watchers:
+                    watcher.changed.set()  # they find the game gone
+            self._let_go(game_id)
+        self._games = max(0, self._games - len(gone))
+        return len(gone)
 
     # Playing.
 
-    async def answer(self, table: Table, family: str, answer: object) -> dict[str, Any]:
-        """``family`` answers: its new view. 409 if it is not its turn, 400 if the
-        answer is refused (the game as it was)."""
+    async def answer(self, table: Table, family: str, answer: object, step: int) -> str:
+        """``family`` answers at ``step``: its new view. 409 if it is not its turn or
+        the game is at another step (the answer was played already, or came late), 400
+        if the answer is refused; the game stays as it was."""
         async with table.lock:
-            self._play(table, family, answer)
+            self._play(table, family, answer, step)
             view = table.view(family)
-        await self._announce(table)
+        self._announce(table)
         self.play_bots(table)
         return view
 
-    def _play(self, table: Table, family: str, answer: object) -> None:
+    def _play(self, table: Table, family: str, answer: object, step: int) -> None:
         game = table.game
         decision = game.decision
-        # Refused before the engine sees it: only the family asked may answer.
+        # Refused before the engine sees it: only the family asked, at the step asked.
         if decision is None:
             raise Refused(409, "the game is over")
+        if step != table.step:
+            raise Refused(
+                409,
+                f"that answer is for step {step}, but the game is at step {table.step}: it "
+                "was answered already, or the view was out of date; get the view again",
+            )
         if decision.family != family:
             raise Refused(409, f"it is {decision.family}'s turn, not {family}'s")
         before = game.clone()
@@ -207,23 +330,30 @@ class Tables:
             raise Refused(400, str(exc)) from exc
         except PluginError as exc:
             raise Refused(400, f"that answer cannot be played: {exc}") from exc
+        step = table.step + 1
+        save = game.to_json() if game.over or step - table.saved >= SAVE_EVERY else None
         try:
-            self.store.record(
-                table.id, table.step + 1, family, json.dumps(answer), game.to_json(), over=game.over
-            )
+            self.store.record(table.id, step, family, json.dumps(answer), save, over=game.over)
+        except Stale as exc:
+            table.game = before
+            # Another copy of this game moved on (it was let go and read back while
+            # this answer waited): this one is out of date.
+            if self._live.get(table.id) is table:
+                self._let_go(table.id)
+            raise Refused(409, "the game has moved on; get the view again") from exc
         except OriflammeError:
             table.game = before  # not written: not played
             raise
-        table.step += 1
+        table.step = step
+        if save is not None:
+            table.saved = step
+        if game.over:
+            self.thinkers.drop(table.id)
 
-    async def _announce(self, table: Table) -> None:
-        """Every watcher gets its new view; a watcher that is gone is dropped."""
-        views: dict[str | None, dict[str, Any]] = {}
-        for send, family in list(table.watchers.items()):
-            if family not in views:
-                views[family] = table.view(family)
-            if not await send(views[family]):
-                table.watchers.pop(send, None)
+    def _announce(self, table: Table) -> None:
+        """Every watcher is told there is a new view (each sends it when it can)."""
+        for watcher in table.watchers:
+            watcher.changed.set()
 
     def play_bots(self, table: Table) -> None:
         """Bots answer while it is their turn, in the background."""
@@ -233,6 +363,8 @@ class Tables:
     async def _bots(self, table: Table) -> None:
         try:
             await self._bots_play(table)
+        except Dropped:
+            pass  # the game was let go, or is over: nobody waits for these bots
         except OriflammeError as exc:
             # The game waits; the next time it is loaded its bots try again.
             log.error("game %s: bots stopped: %s", table.id, type(exc).__name__)
@@ -240,48 +372,64 @@ class Tables:
     async def _bots_play(self, table: Table) -> None:
         kinds = table.players
         seed = table.request.config.seed
+        lane = Lane.PEOPLE if table.people else Lane.BOTS
         while True:
             decision = table.game.decision
             if decision is None or kinds[decision.family] == PERSON:
                 return
+            if not table.people and self._unwatched(table):
+                return  # paused until someone opens it again (see watch)
             family, step = decision.family, table.step
             observation = table.game.observe(family)
             # Seeded by game, family and step: a restarted server plays on the same way.
-            bot = make_bot(kinds[family], table.registry, random.Random(f"{seed}:{family}:{step}"))
-            try:
-                chosen = await asyncio.wait_for(
-                    asyncio.to_thread(bot.choose, observation), BOT_SECONDS
-                )
-                answer = _json(chosen)
-            except Exception as exc:  # a plugin's bot: the game goes on without its advice
-                # The kind of failure only: its message might name what the bot saw.
+            answer = await self.thinkers.think(
+                table.id,
+                lane,
+                kinds[family],
+                table.request.without,
+                observation,
+                f"{seed}:{family}:{step}",
+            )
+            if answer is None:
+                # The bot failed or took too long (a plugin's bot): the game goes on.
+                # The kind of failure was logged by the thinkers, never what it saw.
                 log.warning(
-                    "game %s: the %s bot of %s failed (%s); it plays its first legal answer",
+                    "game %s: the %s bot of %s gave no answer; it plays its first legal one",
                     table.id,
                     kinds[family],
                     family,
-                    type(exc).__name__,
                 )
-                answer = None
             async with table.lock:
                 if table.step != step:
                     continue
                 try:
-                    self._play(table, family, answer)
+                    self._play(table, family, answer, step)
                 except Refused:
                     # Its answer is not legal: the first legal one is played instead.
-                    self._play(table, family, _json(decision.options[0]))
-            await self._announce(table)
+                    self._play(table, family, _json(decision.options[0]), step)
+            self._announce(table)
+
+    def _unwatched(self, table: Table) -> bool:
+        since = table.unwatched_since
+        return since is not None and time.monotonic() - since > self.limits.unwatched_seconds
 
     # Watching.
 
-    async def watch(self, table: Table, family: str | None, send: Send) -> None:
-        table.watchers[send] = family
-        if not await send(table.view(family)):
-            table.watchers.pop(send, None)
+    def watch(self, table: Table, family: str | None) -> Watcher:
+        watcher = Watcher(family)
+        table.watchers.add(watcher)
+        table.unwatched_since = None
+        self.play_bots(table)  # a game of bots alone that had paused goes on
+        return watcher
 
-    def leave(self, table: Table, send: Send) -> None:
-        table.watchers.pop(send, None)
+    def leave(self, table: Table, watcher: Watcher) -> None:
+        table.watchers.discard(watcher)
+        if not table.watchers:
+            table.unwatched_since = time.monotonic()
+
+    def gone(self, table: Table) -> bool:
+        """Whether ``table``'s game is no longer kept (it expired, or was let go)."""
+        return self._live.get(table.id) is not table
 
     def replay(self, table: Table, family: str | None, step: int) -> dict[str, Any]:
         """The view ``family`` had after ``step`` answers, rebuilt from the start."""
@@ -290,7 +438,7 @@ class Tables:
         game = Game.from_json(table.initial, registry=table.registry)
         for who, answer in self.store.answers(table.id, step):
             game.answer(answer, family=who)
-        view = table.view(family, game, step)
+        view = table.replay(family, game, step)
         view.update(answers=[], answer_texts=[], question=None, steps=table.step)
         return view
 

@@ -25,11 +25,14 @@ def build_view(
     game_id: str,
     step: int,
     seats: Mapping[str, str],
+    log: list[str] | None = None,
 ) -> dict[str, Any]:
     """``observation`` as JSON-ready data, with the words a person reads beside it.
 
     ``seats`` says who plays each family (``person`` or a bot kind): public, as at a
-    table. ``step`` is how many answers the game has had.
+    table. ``step`` is how many answers the game has had. ``log``: the story of this
+    observation when it has been told already (a :class:`~oriflamme.story.Story` that
+    read every observation of this family so far), else it is told here whole.
     """
     data = observation.to_dict()
     words = Words(observation, rules.definitions)
@@ -54,7 +57,7 @@ def build_view(
         answer_texts=texts,
         question=question,
         waiting_for=decision.family if decision is not None else None,
-        log=story_lines(observation, definitions),
+        log=story_lines(observation, definitions) if log is None else log,
         names={key: definitions[key].name for key in keys},
         texts={key: definitions[key].text for key in keys},
         bribes={str(card): family for card, family in observation.bribes.items()},

@@ -1,0 +1,133 @@
+"""The server's limits: each bound ``oriflamme serve`` keeps, its option and its default.
+
+One definition of each, read by the command line (``serve``'s options), the app and
+the docs test (docs/web.md must name every option and its default). A hosted server
+raises or lowers them; the defaults suit a table of friends on one machine and keep a
+public server from being stalled by one client.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+
+import attrs
+
+from ..core.errors import ConfigError
+
+
+@attrs.frozen
+class Rate:
+    """At most ``count`` requests in any ``seconds`` (a token bucket of ``count``,
+    refilled evenly over ``seconds``); written ``COUNT/SECONDS``. A count of 0: no limit."""
+
+    count: int
+    seconds: float
+
+    @classmethod
+    def parse(cls, text: str, option: str) -> Rate:
+        count, sep, seconds = text.partition("/")
+        try:
+            rate = cls(int(count), float(seconds)) if sep else None
+        except ValueError:
+            rate = None
+        if rate is None or rate.count < 0 or not 0 < rate.seconds <= 86_400:
+            raise ConfigError(
+                f"{option}: expected COUNT/SECONDS such as 20/60 (count 0: no limit), "
+                f"not {text[:40]!r}"
+            )
+        return rate
+
+    def __str__(self) -> str:
+        return f"{self.count}/{self.seconds:g}"
+
+
+def _workers() -> int:
+    # At least one for games with people and one for games of bots alone (see
+    # web/thinking.py); the workers run at a lower priority than the server itself.
+    return max(2, os.cpu_count() or 2)
+
+
+@attrs.frozen
+class Limits:
+    """Every limit of the server. Each field is one ``serve`` option: the field's name
+    with ``-`` for ``_`` (``max_connections`` is ``--max-connections``)."""
+
+    #: Seconds a client has to send a request's headers once it starts one (and to
+    #: send its first request once it connects); a client slower than that is dropped.
+    header_seconds: float = 10.0
+    #: Seconds a client has to send a request's body once its headers are in.
+    body_seconds: float = 10.0
+    #: Open connections (websockets included) at once; at the cap a new one drops the
+    #: oldest still waiting for its headers, or is closed at once if none is, so the
+    #: server never runs out of file descriptors.
+    max_connections: int = 512
+    #: Games created per client address.
+    create_rate: Rate = Rate(20, 60.0)
+    #: Answers sent per seat (each seat is one client: its token).
+    answer_rate: Rate = Rate(60, 10.0)
+    #: Games kept in the games file; creating one more is refused (503) until some expire.
+    max_games: int = 100_000
+    #: Days a finished game is kept after its last answer (its links and replay).
+    keep_finished_days: float = 30.0
+    #: Days an unfinished game is kept with no answer from anyone.
+    keep_abandoned_days: float = 14.0
+    #: Games held in memory at once; the least recently used idle one is let go (it is
+    #: read back from the file when next asked for).
+    max_live: int = 256
+    #: Host names the server answers to, besides IP addresses and ``localhost`` (``*``:
+    #: any). A request naming another host is refused: a defence against DNS rebinding.
+    allowed_hosts: tuple[str, ...] = ()
+    #: Worker processes bots think in (never the server's own process): half of them,
+    #: at least one, for games with a person, the rest for games of bots alone.
+    bot_workers: int = attrs.field(factory=_workers)
+    #: The most games an ISMCTS bot may search per decision (a deterministic budget:
+    #: every ISMCTS decision is bounded by it, whatever else its settings say).
+    bot_iterations: int = 2000
+    #: The most seconds a bot may be given per decision (the ``seconds`` setting).
+    bot_seconds: float = 2.0
+    #: Seconds after which a bot still thinking is stopped (its worker is replaced and
+    #: the first legal answer is played): a plugin's bot with no budget of its own.
+    bot_timeout: float = 30.0
+    #: Seconds a game of bots alone plays on with nobody watching it; it then waits
+    #: until someone opens it again.
+    unwatched_seconds: float = 60.0
+    #: Log lines of one kind at most, per minute; the rest are counted and the count is
+    #: logged once the minute is over, so a flood of one error cannot fill a disk.
+    log_per_minute: int = 20
+
+    def check(self) -> None:
+        """Raises :class:`ConfigError` naming the option whose value cannot be used."""
+        for name, low in (
+            ("header_seconds", 0.1),
+            ("body_seconds", 0.1),
+            ("keep_finished_days", 0.0),
+            ("keep_abandoned_days", 0.0),
+            ("bot_seconds", 0.001),
+            ("bot_timeout", 0.1),
+            ("unwatched_seconds", 0.0),
+        ):
+            value = getattr(self, name)
+            if not low <= value <= 10**7:
+                raise ConfigError(f"{option(name)}: expected {low:g} to 10000000, not {value:g}")
+        for name, low in (
+            ("max_connections", 8),
+            ("max_games", 1),
+            ("max_live", 1),
+            ("bot_workers", 2),
+            ("bot_iterations", 1),
+            ("log_per_minute", 1),
+        ):
+            value = getattr(self, name)
+            if not low <= value <= 10**9:
+                raise ConfigError(f"{option(name)}: expected {low} to 1000000000, not {value}")
+
+
+def option(name: str) -> str:
+    """The ``serve`` option of the field ``name``."""
+    return "--" + name.replace("_", "-")
+
+
+def fields() -> Iterator[attrs.Attribute]:  # type: ignore[type-arg]
+    """Each limit, in the order the docs list them."""
+    yield from attrs.fields(Limits)
