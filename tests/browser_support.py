@@ -14,10 +14,18 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from playwright.sync_api import Browser, Page, Response, WebSocket
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    Request,
+    Response,
+    ViewportSize,
+    WebSocket,
+)
 
 from .conftest import ROOT
-from .web_server import get
+from .web_server import call, get
 
 CHROMIUM = Path("/usr/lib/chromium/chromium")
 INSTALL = (
@@ -43,6 +51,10 @@ PLAY_SECONDS = 150.0
 #: The first person's turn at or after this step is where a page is reloaded.
 RELOAD_AT = 10
 FAMILIES = ("red", "blue", "green")
+DESKTOP = ViewportSize(width=1280, height=900)
+PHONE = ViewportSize(width=390, height=844)
+#: Every token the tests have seen (seats' and creators'): none may be in a URL sent.
+SECRETS: set[str] = set()
 
 #: What a game page shows, read in one go (the step, the cards by id, what is offered).
 SNAPSHOT = """() => {
@@ -78,68 +90,122 @@ def shoot(page: Page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
-def api(url: str) -> Any:
-    status, body = get(url)
+def api(url: str, token: str | None = None) -> Any:
+    """The JSON at ``url``, read as the holder of ``token`` (none: a spectator)."""
+    status, body = get(url, token)
     assert status == 200, (url, body)
     return body
+
+
+def create_game(base: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A game made through the API (as the lobby makes one): the server's answer."""
+    status, made, _ = call("POST", f"{base}/api/games", body)
+    assert status == 201, made
+    SECRETS.update([made["creator"], *made["seats"].values()])
+    return made  # type: ignore[no-any-return]
+
+
+@dataclass
+class Sent:
+    """One request a page sent (websockets too): what a server or a proxy would log."""
+
+    method: str
+    url: str
+    kind: str  # Playwright's resource type: document, fetch, websocket, ...
+    authorization: str | None
+
+
+#: Every :class:`Watched` made, so that one test can read every request of the run.
+EVERY: list[Watched] = []
 
 
 @dataclass
 class Watched:
     """What the pages of one browser context were sent (websocket frames, the API's
-    responses), the errors they met and any address not of the server."""
+    responses), the errors they met, every request they sent and any address not of
+    the server."""
 
     base: str
     frames: list[str] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     elsewhere: list[str] = field(default_factory=list)
     responses: list[str] = field(default_factory=list)
+    sent: list[Sent] = field(default_factory=list)
 
-    def watch(self, page: Page) -> Page:
+    def __post_init__(self) -> None:
+        EVERY.append(self)
+
+    def attach(self, context: BrowserContext) -> BrowserContext:
+        """Watches every page of ``context``, new tabs included (from their first
+        request: a new tab's page is only handed over once it has loaded)."""
+
         def socket(ws: WebSocket) -> None:
+            self.sent.append(Sent("GET", ws.url, "websocket", None))
             if not ws.url.startswith(self.base.replace("http://", "ws://", 1)):
                 self.elsewhere.append(ws.url)
             ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
 
-        page.on("websocket", socket)
-        page.on("pageerror", lambda error: self.errors.append(f"page error: {error}"))
-        page.on(
+        context.on("page", lambda page: page.on("websocket", socket))
+        context.on("weberror", lambda error: self.errors.append(f"page error: {error.error}"))
+        context.on(
             "console",
             lambda message: (
                 self.errors.append(f"console: {message.text}") if message.type == "error" else None
             ),
         )
-        page.on(
-            "request",
-            lambda request: (
-                None if request.url.startswith(self.base) else self.elsewhere.append(request.url)
-            ),
+        context.on("request", self.request)
+        context.on("response", self.read)
+        return context
+
+    def request(self, request: Request) -> None:
+        self.sent.append(
+            Sent(
+                request.method,
+                request.url,
+                request.resource_type,
+                request.headers.get("authorization"),
+            )
         )
-        page.on("response", self.read)
-        return page
+        if not request.url.startswith(self.base):
+            self.elsewhere.append(request.url)
 
     def read(self, response: Response) -> None:
         if "/api/games/" in response.url and response.ok:
             self.responses.append(response.text())
 
     def views(self) -> list[dict[str, Any]]:
-        """Every view these pages were sent: websocket frames, then HTTP responses."""
-        return [json.loads(text) for text in [*self.frames, *self.responses]]
+        """Every view these pages were sent: websocket frames, then HTTP responses (not
+        the table page's links)."""
+        found = [json.loads(text) for text in [*self.frames, *self.responses]]
+        return [view for view in found if "families" in view and "step" in view]
+
+    def unexpected(self, *statuses: int) -> list[str]:
+        """The errors met, but for the browser's own line about a response of one of
+        ``statuses`` (a refusal the test caused on purpose)."""
+        expected = tuple(f"status of {status}" for status in statuses)
+        return [e for e in self.errors if not any(word in e for word in expected)]
 
 
 @dataclass
 class Table:
-    """A game set from the lobby: its id, each person's link, the spectator's, the bot."""
+    """A game set from the lobby: its id, each person's link, the spectator's, the
+    table page's, the bot; and the lobby's page, still showing the links."""
 
     id: str
     links: dict[str, str]
     spectate: str
+    table: str
     bot: str
     mine: str
     go_to: str
     seed: int
     installed: dict[str, str]  # what the lobby lists of the house rules
     watched: Watched
+    page: Page
+
+    @property
+    def creator(self) -> str:
+        return self.table.partition("#token=")[2]
 
 
 def set_table(watched: Watched, page: Page, rng: random.Random) -> Table:
@@ -176,10 +242,12 @@ def set_table(watched: Watched, page: Page, rng: random.Random) -> Table:
         if page.get_by_test_id(f"link-{family}").count()
     }
     spectate = page.get_by_test_id("spectate-link").input_value()
+    table = page.get_by_test_id("table-link").input_value()
     go_to = page.get_by_test_id("go-to-seat").get_attribute("href") or ""
     game = urlsplit(spectate).path.rsplit("/", 1)[-1]
+    SECRETS.update(link.partition("#token=")[2] for link in [*links.values(), table])
     print(f"game {game}: seed {seed}, people {people} (links), bot {bot}, my seat {mine}")
-    return Table(game, links, spectate, bot, mine, go_to, seed, installed, watched)
+    return Table(game, links, spectate, table, bot, mine, go_to, seed, installed, watched, page)
 
 
 @dataclass
@@ -231,13 +299,27 @@ def wait_for_step(page: Page, step: int, asked: bool | None = None) -> None:
     page.locator(wanted).wait_for(state="attached", timeout=WAIT_MS)
 
 
-def open_page(browser: Browser, stack: contextlib.ExitStack, watched: Watched, url: str) -> Page:
-    """A page at ``url`` in a browser context of its own (closed with ``stack``)."""
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
+def open_page(
+    browser: Browser,
+    stack: contextlib.ExitStack,
+    watched: Watched,
+    url: str,
+    **options: Any,
+) -> Page:
+    """A page at ``url`` in a browser context of its own (closed with ``stack``; its
+    ``options`` those of ``Browser.new_context``, a desktop's window by default)."""
+    context = watched.attach(browser.new_context(**{"viewport": DESKTOP, **options}))
     stack.callback(context.close)
-    page = watched.watch(context.new_page())
+    page = context.new_page()
     page.goto(url)
     return page
+
+
+def fits(page: Page) -> bool:
+    """Whether the page fits its window's width (nothing to scroll sideways)."""
+    return bool(
+        page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1")
+    )
 
 
 def reload_mid_game(page: Page, step: int, played: Played) -> None:

@@ -52,7 +52,7 @@ function answerButton(view, index, ui) {
     text,
     disabled: ui.sending,
     data: { index, answer: JSON.stringify(answer) },
-    onclick: () => ui.onAnswer(index),
+    onclick: () => ui.onAnswer(index, view.step),
     onmouseenter: position !== null ? () => ui.onHover(position) : null,
     onmouseleave: position !== null ? () => ui.onHover(null) : null,
     onfocus: position !== null ? () => ui.onHover(position) : null,
@@ -95,8 +95,9 @@ function placementChoices(view, ui) {
 }
 
 /**
- * Draws the turn panel. `ui`: {selected, sending, error, onAnswer(index),
- * onSelect(card id), onHover(position or null)}.
+ * Draws the turn panel. `ui`: {selected, sending, error, note, onAnswer(index, step),
+ * onSelect(card id), onHover(position or null)}. The step goes with each answer: the
+ * server plays an answer only at the step it was offered at.
  */
 export function drawTurn(element, view, ui) {
   const mine = view.answers.length > 0;
@@ -117,6 +118,7 @@ export function drawTurn(element, view, ui) {
             : h("div", { class: "answer-row" }, view.answers.map((_, index) => answerButton(view, index, ui))),
         )
       : null,
+    ui.note ? h("p", { class: "notice warn", role: "status", testid: "answer-note", text: ui.note }) : null,
     ui.error ? h("p", { class: "error", role: "alert", testid: "answer-error", text: ui.error }) : null,
   );
 }

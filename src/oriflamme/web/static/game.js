@@ -1,17 +1,19 @@
 // The game page: one seat's view (or a spectator's), kept current over a websocket.
 // The seat's secret token is read from the URL fragment (#token=...), which the
-// browser never sends to the server with the page. The server is the only judge: the
-// page offers the view's legal answers, posts the one clicked, and draws what comes back.
+// browser never sends to the server with the page; the page sends it only in the
+// Authorization header and as the websocket's first message, never in a URL. The
+// server is the only judge: the page offers the view's legal answers, posts the one
+// clicked with the step it was offered at, and draws what comes back.
 
 import { drawTurn, isPlacement, stackSpots } from "./answers.js";
-import { ApiError, getJSON, postJSON, query } from "./api.js";
+import { ApiError, fragmentToken, getJSON, postJSON, query } from "./api.js";
 import { drawCardInfo, drawFamilies, drawLog, drawMine, drawQueue, drawScores } from "./board.js";
 import { byId, fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = decodeURIComponent(parts[parts.length - 1] ?? "");
-const token = new URLSearchParams(location.hash.slice(1)).get("token");
+const token = fragmentToken();
 const base = `/api/games/${encodeURIComponent(gameId)}`;
 const MAX_RETRY_MS = 10000;
 
@@ -21,7 +23,11 @@ const ui = {
   replays: new Map(), // step -> view, fetched once
   selected: null, // the card chosen for a placement
   sending: false,
+  answered: null, // the step an answer was sent for: never a second one for it
   error: "",
+  note: "", // a calm word (wait before answering again), not an error
+  waitUntil: 0, // after too many answers: no answer before this time (ms)
+  waitTimer: null,
   info: null, // the card whose text is shown
   hover: null, // a queue position an answer names
   socket: null,
@@ -50,9 +56,12 @@ function fatal(message) {
   setConnection("Not connected", "closed");
 }
 
+const GONE = "There is no game at this address: it may have ended long ago and been cleared away.";
+const NOT_A_SEAT = "This link does not open a seat of this game: check that it was copied whole.";
+
 function refused(error) {
-  if (error.status === 403) return "This link does not open a seat of this game: check that it was copied whole.";
-  if (error.status === 404) return "There is no game at this address.";
+  if (error.status === 403) return NOT_A_SEAT;
+  if (error.status === 404) return GONE;
   return `The game could not be read: ${error.message}`;
 }
 
@@ -62,33 +71,67 @@ function accept(view) {
   if (!ui.live || view.step !== ui.live.step) {
     ui.selected = null;
     ui.error = "";
+    if (!waiting()) ui.note = "";
     ui.hover = null;
   }
   ui.live = view;
   render();
 }
 
-async function answer(index) {
+function waiting() {
+  return Date.now() < ui.waitUntil;
+}
+
+/** After a 429: no answer for `seconds`, said calmly, then the buttons come back. */
+function waitBeforeAnswering(seconds) {
+  const wait = Math.max(1, seconds ?? 5);
+  ui.waitUntil = Date.now() + wait * 1000;
+  ui.note = `That was a lot of answers in a short time: wait ${wait} ${wait === 1 ? "second" : "seconds"}, then answer again.`;
+  clearTimeout(ui.waitTimer);
+  ui.waitTimer = setTimeout(() => {
+    ui.waitUntil = 0;
+    ui.note = "";
+    render();
+  }, wait * 1000);
+}
+
+async function answer(index, step) {
   const live = ui.live;
-  if (!live || ui.sending || ui.replay) return;
+  // One answer per step: a double click, or a click on buttons drawn for an older
+  // view, sends nothing more (and the server refuses a second one for a step anyway).
+  if (!live || ui.sending || ui.replay || waiting() || step !== live.step || ui.answered === step) return;
   ui.sending = true;
+  ui.answered = step;
   ui.error = "";
+  ui.note = "";
   render();
   try {
-    accept(await postJSON(`${base}/answer${query({ token })}`, { answer: live.answers[index] }));
+    accept(await postJSON(`${base}/answer`, { answer: live.answers[index], step }, token));
   } catch (error) {
-    ui.error = error instanceof ApiError ? error.message : String(error);
+    ui.answered = null; // not played: the same step may be answered again
     if (error instanceof ApiError && error.status === 409) {
-      try {
-        accept(await getJSON(`${base}${query({ token })}`));
-      } catch {
-        // The error already shown is the one that matters.
-      }
+      // Answered already (a retry, another tab of this seat) or no longer this seat's
+      // turn: nothing is wrong, the page was behind. It catches up with the game.
+      await catchUp(step, error.message);
+    } else if (error instanceof ApiError && error.status === 429) {
+      waitBeforeAnswering(error.retryAfter);
+    } else {
+      ui.error = error instanceof ApiError ? error.message : String(error);
     }
   } finally {
     ui.sending = false;
     render();
   }
+}
+
+/** Reads the view after a 409; the server's words are shown only if it has not moved on. */
+async function catchUp(step, message) {
+  try {
+    accept(await getJSON(base, token));
+  } catch {
+    // The websocket brings the view as soon as it can.
+  }
+  if (ui.live && ui.live.step === step) ui.note = message;
 }
 
 async function replayTo(step) {
@@ -102,7 +145,7 @@ async function replayTo(step) {
   try {
     let view = ui.replays.get(target);
     if (!view) {
-      view = await getJSON(`${base}/replay${query({ token, step: target })}`);
+      view = await getJSON(`${base}/replay${query({ step: target })}`, token);
       ui.replays.set(target, view);
     }
     ui.replay = { step: target, steps, view };
@@ -172,8 +215,9 @@ function render() {
   const turn = byId("turn");
   drawTurn(turn, asked, {
     selected: ui.selected,
-    sending: ui.sending,
+    sending: ui.sending || waiting(),
     error: ui.error,
+    note: ui.note,
     onAnswer: answer,
     onSelect: (id) => {
       ui.selected = id;
@@ -209,11 +253,13 @@ function connect() {
   ui.timer = null;
   if (ui.stopped || ui.socket !== null) return;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const socket = new WebSocket(`${scheme}//${location.host}${base}/ws${query({ token })}`);
+  // The token goes in the first message: a browser cannot put a header on a
+  // websocket, and a URL would be kept in logs.
+  const socket = new WebSocket(`${scheme}//${location.host}${base}/ws`);
   ui.socket = socket;
+  let refusal = "";
   socket.addEventListener("open", () => {
-    ui.retry = 0;
-    setConnection("Live", "live");
+    socket.send(JSON.stringify({ token }));
   });
   socket.addEventListener("message", (event) => {
     let view;
@@ -222,13 +268,20 @@ function connect() {
     } catch {
       return;
     }
-    if (view && typeof view === "object" && Array.isArray(view.families)) accept(view);
+    if (view && typeof view === "object" && typeof view.error === "string") {
+      refusal = view.error; // the reason for the close that follows
+    } else if (view && typeof view === "object" && Array.isArray(view.families)) {
+      ui.retry = 0;
+      setConnection("Live", "live");
+      accept(view);
+    }
   });
   socket.addEventListener("close", (event) => {
     if (ui.socket !== socket) return;
     ui.socket = null;
-    if (event.code === 4403) return fatal("This link does not open a seat of this game: check that it was copied whole.");
-    if (event.code === 4404) return fatal("There is no game at this address.");
+    if (event.code === 4403) return fatal(NOT_A_SEAT);
+    if (event.code === 4404) return fatal(GONE);
+    if (event.code === 4400) return fatal(`The game could not be followed: ${refusal || "the server refused the connection"}.`);
     if (ui.stopped) return;
     const wait = Math.min(MAX_RETRY_MS, 500 * 2 ** ui.retry);
     ui.retry += 1;
@@ -243,7 +296,7 @@ async function start() {
   byId("replay-forward").addEventListener("click", () => replayTo((ui.replay ? ui.replay.step : ui.live.step) + 1));
   byId("replay-end").addEventListener("click", () => replayTo(ui.live.step));
   try {
-    accept(await getJSON(`${base}${query({ token })}`));
+    accept(await getJSON(base, token));
   } catch (error) {
     fatal(error instanceof ApiError ? refused(error) : String(error));
     return;

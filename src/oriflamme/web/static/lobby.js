@@ -1,9 +1,12 @@
-// The lobby: reads what is installed and creates a game through POST /api/games.
+// The lobby: reads what is installed, creates a game through POST /api/games, shows
+// its links, and lists the games set from this browser ("Your games").
 
 import { ApiError, getJSON, postJSON } from "./api.js";
 import { byId, fill, h, plural } from "./dom.js";
 import { familyClass } from "./families.js";
 import { pluginOrigin, showInstalled } from "./installed.js";
+import { linkRow } from "./links.js";
+import { forgetGame, loadGames, rememberGame, tableToken } from "./mygames.js";
 
 const PERSON = "person";
 const ABSENT = "";
@@ -343,52 +346,125 @@ async function create(event) {
   }
 }
 
-function linkRow(label, family, url, testid, note = "") {
-  const input = h("input", { type: "text", readonly: true, value: url, testid, "aria-label": `${label} link` });
-  const copy = h("button", {
-    type: "button",
-    class: "small",
-    text: "Copy",
-    onclick: async () => {
-      input.select();
-      try {
-        await navigator.clipboard.writeText(url);
-        copy.textContent = "Copied";
-      } catch {
-        copy.textContent = "Selected: copy it";
-      }
-    },
-  });
-  return h(
-    "div",
-    { class: ["link-row", family && familyClass(family)] },
-    h(
-      "span",
-      { class: "seat-name" },
-      family ? h("span", { class: "swatch", "aria-hidden": "true" }) : null,
-      h("span", { class: "family-word", text: label }),
-      note ? h("span", { class: "muted", text: ` ${note}` }) : null,
-    ),
-    input,
-    copy,
-    h("a", { href: url, class: "button small", target: "_blank", rel: "noopener noreferrer", text: "Open" }),
-  );
-}
-
 function showCreated(created) {
   const rows = Object.entries(created.links ?? {}).map(([family, url]) =>
-    linkRow(family, family, url, `link-${family}`, family === state.mine ? "(you)" : ""),
+    linkRow({ label: family, family, url, testid: `link-${family}`, note: family === state.mine ? "(you)" : "" }),
   );
-  rows.push(linkRow("Spectators", null, created.spectate, "spectate-link"));
+  rows.push(linkRow({ label: "Spectators", url: created.spectate, testid: "spectate-link", open: "Watch" }));
   fill(byId("links"), rows);
+  fill(byId("table-link"), linkRow({ label: "Your table", url: created.table, testid: "table-link" }));
   const go = byId("go-to-seat");
   const mine = created.links?.[state.mine];
   go.href = mine ?? created.spectate;
   go.textContent = mine ? `Go to my seat (${state.mine})` : "Watch the game";
+  byId("go-note").textContent = `${mine ? "Your seat" : "The game"} opens in a new tab, so this page keeps everyone's links.`;
+  const families = Object.fromEntries(playing().map((family) => [family, state.seats[family]]));
+  const kept = rememberGame({
+    id: created.id,
+    when: new Date().toISOString(),
+    families,
+    table: created.table,
+    mine: mine ? state.mine : null,
+  });
+  byId("kept").textContent = kept
+    ? "It is also kept under “Your games” below, in this browser."
+    : "This browser keeps no list of games (private browsing?): keep your table's link yourself.";
+  renderYourGames();
   byId("create-form").hidden = true;
   const panel = byId("created");
   panel.hidden = false;
   panel.focus();
+}
+
+// Your games.
+
+// How many of the newest games ask the server how they stand: each one asked is read
+// back into the server's memory.
+const STATUS_OF = 10;
+
+function when(game) {
+  const date = new Date(game.when);
+  if (Number.isNaN(date.getTime())) return "some time ago";
+  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+}
+
+function familiesLine(game) {
+  return Object.entries(game.families).map(([family, kind]) =>
+    h(
+      "span",
+      { class: ["game-family", familyClass(family)] },
+      h("span", { class: "swatch", "aria-hidden": "true" }),
+      h("span", { class: "family-word", text: family }),
+      family === game.mine ? h("span", { class: "muted", text: " (you)" }) : null,
+      kind !== "person" ? h("span", { class: "muted", text: ` (bot: ${kind})` }) : null,
+    ),
+  );
+}
+
+function gameItem(game) {
+  const status = h("span", { class: "game-status", testid: "your-game-status" });
+  const item = h(
+    "li",
+    { class: "game-item", testid: "your-game", data: { gameId: game.id } },
+    h("div", { class: "game-when" }, h("strong", { text: `Set ${when(game)}` }), " ", status),
+    h("div", { class: "game-families" }, familiesLine(game)),
+    h(
+      "div",
+      { class: "game-actions" },
+      h("a", { href: game.table, class: "button small primary", testid: "your-game-table", text: "Open the table" }),
+      h("button", {
+        type: "button",
+        class: "small",
+        testid: "your-game-forget",
+        text: "Forget",
+        onclick: () => {
+          const undo = forgetGame(game.id);
+          item.replaceWith(forgottenItem(game, undo));
+        },
+      }),
+    ),
+  );
+  return { item, status };
+}
+
+function forgottenItem(game, undo) {
+  return h(
+    "li",
+    { class: "game-item forgotten", testid: "your-game-forgotten" },
+    `Forgotten: the game set ${when(game)}. `,
+    h("button", {
+      type: "button",
+      class: "small",
+      testid: "your-game-undo",
+      text: "Undo",
+      onclick: () => {
+        undo?.();
+        renderYourGames();
+      },
+    }),
+  );
+}
+
+async function showStatus(game, status) {
+  try {
+    const seen = await getJSON(`/api/games/${encodeURIComponent(game.id)}/table`, tableToken(game.table));
+    status.textContent = seen.over ? "· over" : `· in play, ${plural(seen.step, "answer")} so far`;
+    status.dataset.state = seen.over ? "over" : "playing";
+  } catch (error) {
+    if (!(error instanceof ApiError)) return;
+    if (error.status === 404) status.textContent = "· no longer on the server";
+    else if (error.status === 403) status.textContent = "· this link no longer opens it";
+    else return;
+    status.dataset.state = "gone";
+  }
+}
+
+function renderYourGames() {
+  const games = loadGames();
+  const drawn = games.map(gameItem);
+  fill(byId("your-games-list"), drawn.map(({ item }) => item));
+  byId("your-games").hidden = games.length === 0;
+  drawn.slice(0, STATUS_OF).forEach(({ status }, index) => showStatus(games[index], status));
 }
 
 // Starting.
@@ -422,6 +498,7 @@ function setUp() {
 }
 
 async function start() {
+  renderYourGames();
   const loading = byId("lobby-loading");
   try {
     installed = await getJSON("/api/installed");
