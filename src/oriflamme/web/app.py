@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -90,10 +90,13 @@ async def read_json(request: Request) -> Any:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
     body = bytearray()
-    async for chunk in request.stream():
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise Refused(413, f"the request body is larger than {MAX_BODY} bytes")
+    except ClientDisconnect as exc:  # gone, or dropped for being too slow
+        raise Refused(400, "the request body did not arrive whole") from exc
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as exc:

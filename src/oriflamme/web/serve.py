@@ -7,18 +7,48 @@ works, and says what to install, without it.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import ipaddress
 import logging
+import math
 import os
 import re
 import socket
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import OriflammeError
+import attrs
+
+from ..core.errors import ConfigError, OriflammeError
+from . import limits as limits_module
+from .limits import Limits, Rate, fields, option
 
 #: A client's messages are not read (answers go through POST): any large one is refused.
 WS_MAX_SIZE = 4096
+#: Seconds an idle connection is kept between requests (uvicorn's keep-alive).
+KEEP_ALIVE_SECONDS = 5
+#: Connections waiting to be accepted (uvicorn's default), unless the limit on open files
+#: calls for fewer: asyncio accepts that many in one turn of its loop, each taking a file
+#: descriptor until it is served, evicted or refused (see :func:`fit_open_files`).
+MAX_BACKLOG = 2048
+#: The fewest connections waiting to be accepted: below it, a burst of clients
+#: connecting at once would wait for their systems to try again (a second or more).
+MIN_BACKLOG = 64
+#: Turns of the event loop whose accepted connections may hold descriptors at once (one
+#: accepted, one given its transport, one evicted or refused and closing: three
+#: measured, one more kept).
+TURNS_IN_HAND = 4
+#: File descriptors kept for anything but connections: the standard streams, the
+#: listening socket, the event loop's, the games file and its journal, a static file
+#: being sent; :func:`spare_files` adds the bot workers' pipes.
+SPARE_FILES = 64
+#: The loggers whose records are limited per minute (``--log-per-minute``): uvicorn's,
+#: the app's, and asyncio's (where a failed ``accept`` is logged). Not the access log:
+#: every request is one line of one kind there, and a log of requests that kept only
+#: twenty a minute would be of no use; it is rotated as any access log is.
+LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio"]
 _TOKEN = re.compile(r"(token=)[^&\s]*")
 
 
@@ -45,12 +75,185 @@ def add_serve(commands: Any) -> None:
         default=None,
         help=f"the SQLite file games are kept in (default {default_db()})",
     )
+    serve.add_argument(
+        "--trusted-proxies",
+        type=_addresses,
+        default=(),
+        metavar="ADDRESS,ADDRESS",
+        help="addresses or networks (10.0.0.0/8) of reverse proxies whose X-Forwarded-For "
+        "and X-Forwarded-Proto are believed, * for any (default none: each client is "
+        "known by its own address, which the rate limits count by)",
+    )
+    defaults = Limits()
+    comments = doc_comments()
+    attrs.resolve_types(Limits)  # the annotations are text until resolved
+    for field in fields():
+        name = field.name
+        kind = field.type
+        text = comments.get(name) or f"the limit {name.replace('_', ' ')}"
+        shown = _shown(getattr(defaults, name))
+        help_text = f"{text.rstrip('.')} (default {shown})".replace("%", "%%")
+        if kind is bool:
+            serve.add_argument(
+                option(name),
+                dest=name,
+                action=argparse.BooleanOptionalAction,
+                default=None,
+                help=help_text,
+            )
+            continue
+        serve.add_argument(
+            option(name),
+            dest=name,
+            type=_parser(name, kind),
+            default=None,
+            metavar=_metavar(name, kind),
+            help=help_text,
+        )
 
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number (0 to 65535)")
     return int(text)
+
+
+def _addresses(text: str) -> tuple[str, ...]:
+    found = tuple(part.strip() for part in text.split(",") if part.strip())
+    for address in found:
+        if address == "*":
+            continue
+        try:
+            ipaddress.ip_network(address, strict=False)
+        except ValueError:
+            raise argparse.ArgumentTypeError(
+                f"{address[:40]!r} is not an IP address or network (such as 10.0.0.0/8)"
+            ) from None
+    return found
+
+
+def _shown(value: object) -> str:
+    if isinstance(value, tuple):
+        return ",".join(map(str, value)) or "none"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+def _metavar(name: str, kind: Any) -> str:
+    if kind is Rate:
+        return "COUNT/SECONDS"
+    if kind is int:
+        return "N"
+    if kind is float:
+        return "DAYS" if name.endswith("_days") else "SECONDS"
+    return "NAME,NAME"
+
+
+def _parser(name: str, kind: Any) -> Callable[[str], object]:
+    """What reads the option of the field ``name``; argparse names the option in any
+    refusal. The bounds are :meth:`Limits.check`'s, once every option is read."""
+
+    def parse(text: str) -> object:
+        try:
+            if kind is Rate:
+                return Rate.parse(text, option(name))
+            if kind is int:
+                return int(text)
+            if kind is float:
+                value = float(text)
+                if not math.isfinite(value):
+                    raise ValueError(text)
+                return value
+        except ConfigError as exc:  # Rate.parse names the option itself: argparse will
+            raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{option(name)}: ")) from None
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise argparse.ArgumentTypeError(f"expected {what}, not {text[:40]!r}") from None
+        return tuple(part.strip() for part in text.split(",") if part.strip())
+
+    return parse
+
+
+def doc_comments() -> dict[str, str]:
+    """Each field's doc comment (its ``#:`` lines) in limits.py, as one line; empty if
+    the source cannot be read."""
+    try:
+        source = Path(limits_module.__file__ or "").read_text(encoding="utf-8")
+    except OSError:
+        return {}
+    found: dict[str, str] = {}
+    comment: list[str] = []
+    for line in source.splitlines():
+        text = line.strip()
+        if text.startswith("#:"):
+            comment.append(text[2:].strip())
+            continue
+        field = re.match(r"(\w+)\s*:", text)
+        if comment and field and line.startswith("    ") and not line.startswith("     "):
+            found[field.group(1)] = " ".join(comment).replace("``", "")
+        comment = []
+    return found
+
+
+def limits_of(args: argparse.Namespace) -> Limits:
+    """The limits the options give (each one not given: its default), checked."""
+    given = {field.name: getattr(args, field.name, None) for field in fields()}
+    limits = Limits(**{name: value for name, value in given.items() if value is not None})
+    limits.check()
+    return limits
+
+
+def spare_files(limits: Limits) -> int:
+    """File descriptors the server needs besides connections, open or being accepted."""
+    # Each bot worker holds a few pipes (its tasks, its results, its sentinel).
+    return SPARE_FILES + 4 * limits.bot_workers
+
+
+@attrs.frozen
+class Fitted:
+    """What fits in the limit on open files: the limits, the backlog of connections
+    waiting to be accepted, and the line saying ``max_connections`` was lowered."""
+
+    limits: Limits
+    backlog: int
+    lowered: str | None = None
+
+
+def fit_open_files(limits: Limits) -> Fitted:
+    """Raises the soft limit on open files to the hard one where allowed, then fits the
+    open connections, the connections being accepted and :func:`spare_files` in it:
+    the backlog as long as there is room for, and ``max_connections`` lowered if even
+    :data:`MIN_BACKLOG` does not fit beside it."""
+    try:
+        import resource  # noqa: PLC0415 - Unix only
+    except ImportError:  # no such limit to fit in
+        return Fitted(limits, MAX_BACKLOG)
+    infinity = resource.RLIM_INFINITY
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    spare = spare_files(limits)
+    if soft != infinity and (hard == infinity or soft < hard):
+        wanted = limits.max_connections + spare + TURNS_IN_HAND * MAX_BACKLOG
+        raised = hard if hard != infinity else max(soft, wanted)
+        with contextlib.suppress(ValueError, OSError):  # a system may cap it lower still
+            resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
+            soft = raised
+    if soft == infinity:
+        return Fitted(limits, MAX_BACKLOG)
+    backlog = (soft - spare - limits.max_connections) // TURNS_IN_HAND
+    if backlog >= MIN_BACKLOG:
+        return Fitted(limits, min(backlog, MAX_BACKLOG))
+    fits = soft - spare - TURNS_IN_HAND * MIN_BACKLOG
+    if fits < 8:
+        least = 8 + spare + TURNS_IN_HAND * MIN_BACKLOG
+        raise OriflammeError(
+            f"only {soft} files may be open at once (ulimit -n); the server needs {least}"
+        )
+    line = (
+        f"oriflamme: warning: only {soft} files may be open at once (ulimit -n): "
+        f"{option('max_connections')} lowered from {limits.max_connections} to {fits}"
+    )
+    return Fitted(attrs.evolve(limits, max_connections=fits), MIN_BACKLOG, line)
 
 
 class _HideTokens(logging.Filter):
@@ -64,19 +267,47 @@ class _HideTokens(logging.Filter):
         return True
 
 
+@contextlib.contextmanager
+def _server_logs(per_minute: int) -> Iterator[None]:
+    """The server's log filters, installed while it runs: tokens hidden, and at most
+    ``per_minute`` lines of a kind."""
+    from .logs import LogLimit  # noqa: PLC0415 - only the server logs this much
+
+    hide = _HideTokens()
+    limit = LogLimit(per_minute, logging.getLogger("uvicorn.error"))
+    # Requests (stdout) and websockets opened (stderr) are logged with their paths.
+    installed: list[tuple[str, logging.Filter]] = [
+        ("uvicorn.access", hide),
+        ("uvicorn.error", hide),
+    ]
+    installed += [(name, limit) for name in LIMITED_LOGGERS]
+    for name, log_filter in installed:
+        logging.getLogger(name).addFilter(log_filter)
+    try:
+        yield
+    finally:
+        limit.flush()  # the counts of the minute the server stopped in
+        for name, log_filter in installed:
+            logging.getLogger(name).removeFilter(log_filter)
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; the address is printed once the server listens."""
+    limits = limits_of(args)
     try:
         import uvicorn  # noqa: PLC0415 - the optional extra, needed by this command only
 
         from .app import create_app  # noqa: PLC0415 - it imports the extra
+        from .connections import limited_protocol  # noqa: PLC0415 - so does this
     except ImportError as exc:
         raise OriflammeError(
             f"oriflamme serve needs the web extra ({exc.name} is missing): "
             "pip install 'oriflamme[web]'"
         ) from exc
+    fitted = fit_open_files(limits)
+    limits = fitted.limits
     db = args.db if args.db is not None else default_db()
-    app = create_app(db)
+    app = create_app(db, limits=limits)
     try:
         listening = socket.create_server((args.host, args.port))
     except OSError as exc:
@@ -85,11 +316,22 @@ def serve_command(args: argparse.Namespace) -> int:
     shown = f"[{host}]" if ":" in host else host
     print(f"oriflamme: playing at http://{shown}:{port}/ (games kept in {db}); Ctrl+C stops")
     sys.stdout.flush()
-    # Requests (stdout) and websockets opened (stderr) are logged with their paths.
-    for name in ("uvicorn.access", "uvicorn.error"):
-        logging.getLogger(name).addFilter(_HideTokens())
+    if fitted.lowered is not None:
+        print(fitted.lowered, file=sys.stderr, flush=True)
+    trusted = list(args.trusted_proxies)
     config = uvicorn.Config(
-        app, ws_max_size=WS_MAX_SIZE, timeout_graceful_shutdown=2, log_level="info"
+        app,
+        http=limited_protocol(limits),
+        ws_max_size=WS_MAX_SIZE,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        timeout_graceful_shutdown=2,
+        backlog=fitted.backlog,
+        # Without a trusted proxy, no header may say where a request comes from: the
+        # rate limits count by the address the connection comes from.
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=trusted or None,
+        log_level="info",
     )
-    uvicorn.Server(config).run(sockets=[listening])
+    with _server_logs(limits.log_per_minute):
+        uvicorn.Server(config).run(sockets=[listening])
     return 0
