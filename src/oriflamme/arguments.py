@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NoReturn
 
+from .core.bounds import MAX_SEED
 from .core.config import MAX_FAMILIES, MIN_FAMILIES
 from .perft import add_perft
 from .web.serve import add_serve
@@ -18,8 +19,6 @@ MAX_GAMES = 10_000_000
 MAX_JOBS = 1024
 #: Card types ``--size`` may ask for (no installed sets come near it).
 MAX_SIZE = 1000
-#: The largest seed: a seed fits in 63 bits, as other tools expect of a number.
-MAX_SEED = 2**63 - 1
 #: Digits a number may have (MAX_SEED has 19).
 MAX_DIGITS = 20
 #: Characters in one text value.

@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from .bounds import MAX_INT
 from .cardsets import KEY_RULE, is_key
 from .errors import ConfigError, PluginError
 from .yamlfile import show
@@ -32,8 +33,9 @@ BUILTIN_BOT_KINDS = ("random", "heuristic", "ismcts")
 MAX_SETTINGS = 32
 #: The most characters a word setting's value may have.
 MAX_WORD = 100
-#: The largest bound a number setting may have, either side of 0.
-MAX_BOUND = 2**63 - 1
+#: The largest bound a number setting may have, either side of 0: that of every
+#: whole number the engine keeps.
+MAX_BOUND = MAX_INT
 
 
 @attrs.frozen

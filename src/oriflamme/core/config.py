@@ -8,6 +8,7 @@ from typing import Any
 
 import attrs
 
+from .bounds import check_seed
 from .errors import ConfigError
 
 FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # whole names only: fullmatch
@@ -15,11 +16,11 @@ FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # whole names only: fullm
 COLOURS = ("red", "blue", "green", "yellow", "black")
 MIN_FAMILIES, MAX_FAMILIES = 3, 5  # RULINGS G1
 DIRECTIONS = ("rightward", "leftward")
-#: The most sets, cards in a list and variants a configuration names, the largest
-#: ``size``, and the largest seed (either sign): far above any real game's.
+#: The most sets, cards in a list and variants a configuration names (and cards in a
+#: game's list), and the largest ``size``: far above any real game's. A seed's bound is
+#: :data:`.bounds.MAX_SEED`'s.
 MAX_NAMES = 100
 MAX_SIZE = 100
-MAX_SEED = 2**63 - 1
 #: The fields of :meth:`GameConfig.to_dict`, and those it may leave out.
 FIELDS = ("families", "sets", "cards", "size", "seed", "first_player", "direction", "variants")
 OPTIONAL = frozenset({"cards", "size", "first_player", "direction", "variants"})
@@ -101,8 +102,7 @@ class GameConfig:
             raise ConfigError(
                 f"direction {_shown(self.direction)} must be one of {', '.join(DIRECTIONS)}"
             )
-        if type(self.seed) is not int or not -MAX_SEED <= self.seed <= MAX_SEED:
-            raise ConfigError(f"seed must be a whole number within ±(2**63 - 1), not {self.seed!r}")
+        check_seed(self.seed)
         if len(self.variants) > MAX_NAMES:
             raise ConfigError(f"at most {MAX_NAMES} variants, not {len(self.variants)}")
 

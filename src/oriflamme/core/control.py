@@ -9,18 +9,19 @@ whose turn it is; a built-in card's question of its owner, each answer once, eac
 place the queue has), and continuations that name a method taking their arguments.
 Then :mod:`.trial` plays the answers on copies.
 
-Bounds: at most :data:`MAX_TASKS` (100) tasks waiting; a continuation's arguments
-and an option nested at most :data:`MAX_ARGUMENT_DEPTH` (8) deep, at most
-:data:`MAX_ARGUMENT_VALUES` (1,000) values, whole numbers within :data:`MAX_VALUE`
-(10⁹), other numbers finite.
+Bounds (:mod:`.bounds`, the same ``ask`` and ``then`` check as they are given): at
+most :data:`~.bounds.MAX_TASKS` (100) tasks waiting; a continuation's arguments and an
+option nested at most :data:`~.bounds.MAX_ARGUMENT_DEPTH` (8) deep, at most
+:data:`~.bounds.MAX_ARGUMENT_VALUES` (1,000) values, whole numbers within
+±:data:`~.bounds.MAX_INT` (2**63 - 1), other numbers finite.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
 from typing import Any
 
+from .bounds import MAX_TASKS, value_problem
 from .decisions import (
     ENGINE_KINDS,
     FIRST,
@@ -35,13 +36,6 @@ from .errors import IllegalAnswer, PositionError
 from .identity import NO_CARD
 from .state import END, PLACEMENT, RESOLUTION, State
 
-#: The most continuations waiting at once: abilities nest a few deep.
-MAX_TASKS = 100
-#: How deep a continuation's arguments may nest, and how many values they may hold.
-MAX_ARGUMENT_DEPTH = 8
-MAX_ARGUMENT_VALUES = 1_000
-#: The largest integer in a continuation's arguments or an option.
-MAX_VALUE = 10**9
 #: The distribution of the built-in sets: their abilities ask as the rules say.
 BUILT_IN = "oriflamme"
 
@@ -227,21 +221,7 @@ def _check_continuation(state: State, task: Continuation, *, answered: bool) -> 
 
 
 def check_value(value: Any, what: str) -> None:
-    """A JSON value: numbers bounded, nested a few levels, a bounded number of them."""
-    seen = 0
-    stack: list[tuple[Any, int]] = [(value, 0)]
-    while stack:
-        item, depth = stack.pop()
-        seen += 1
-        if seen > MAX_ARGUMENT_VALUES or depth > MAX_ARGUMENT_DEPTH:
-            raise _fail(f"{what} are too big or too deeply nested")
-        if isinstance(item, tuple):
-            stack.extend((part, depth + 1) for part in item)
-        elif type(item) is int:
-            if not -MAX_VALUE <= item <= MAX_VALUE:
-                raise _fail(f"{what} hold a number out of range")
-        elif type(item) is float:
-            if not math.isfinite(item):
-                raise _fail(f"{what} hold {item}: numbers are finite")
-        elif item is not None and type(item) not in (str, bool):
-            raise _fail(f"{what} hold a {type(item).__name__}: JSON values only")
+    """A value a save holds (:func:`.bounds.value_problem`), or :class:`PositionError`."""
+    problem = value_problem(value)
+    if problem is not None:
+        raise _fail(f"{what} {problem}")

@@ -236,16 +236,19 @@ class Effects(Queue):
 
         ``then(game, card, *args, answer)`` is called with the answer; it must be a
         method of a registered ability, and ``args`` must be saveable (None, bools,
-        numbers, strings, and tuples or lists of them): a game waiting on a question
-        can be cloned and saved. RULINGS R4: with no option nothing happens; with
-        exactly one it is applied without asking, after the code that follows the
-        ``ask`` (always: whatever the count, the continuation runs after it).
-        ``question`` and ``labels`` (option -> words) word it for a person.
+        numbers, strings, and tuples or lists of them, within :mod:`.bounds`: whole
+        numbers within 2**63 - 1 either side of 0, 8 levels deep, 1,000 values): a
+        game waiting on a question can be cloned and saved. RULINGS R4: with no
+        option nothing happens; with exactly one it is applied without asking, after
+        the code that follows the ``ask`` (always: whatever the count, the
+        continuation runs after it). ``question`` and ``labels`` (option -> words)
+        word it for a person.
 
         A plugin's question is checked at once (see :mod:`.questions`): a kind the
         engine asks itself, a family or card not in the game, options that are not
-        JSON values or that the kind would refuse, a second question: each is a
-        :class:`PluginError` naming the plugin, and the answer is taken back.
+        JSON values a save holds or that the kind would refuse, words longer than a
+        save holds, a second question: each is a :class:`PluginError` naming the
+        plugin, and the answer is taken back.
         """
         s = self._state
         if self._observing:
@@ -270,7 +273,10 @@ class Effects(Queue):
                 f"{s.pending.kind} question; an ability asks one question at a time, as "
                 "the last thing it does"
             )
-        checked = saveable(args, key, name)
+        try:
+            checked = saveable(args, key, name)
+        except PluginError as error:
+            raise PluginError(f"{asker(self, key)}: {error}") from None
         chosen: Options
         if running is not None:
             chosen = checked_options(
@@ -288,7 +294,14 @@ class Effects(Queue):
         if not chosen:
             return
         if len(chosen) == 1:
-            s.tasks = s.tasks + ((key, name, card, (*checked, chosen[0])),)
+            task_args = (*checked, chosen[0])
+            if running is not None:  # a task a save holds, as then() queues one
+                check_task(self, asker(self, key), card)
+                try:
+                    task_args = saveable(task_args, key, name)
+                except PluginError as error:
+                    raise PluginError(f"{asker(self, key)}: {error}") from None
+            s.tasks = s.tasks + ((key, name, card, task_args),)
             return
         if question is None and labels is None:
             s.pending = new_decision(family, kind, chosen, card)
@@ -306,7 +319,10 @@ class Effects(Queue):
     def then(self, then: AbilityMethod, card: CardId, *args: Any) -> None:
         """Call ``then(game, card, *args)`` once the work started after this call is done."""
         key, name = self._continuation(then)
-        checked = saveable(args, key, name)
+        try:
+            checked = saveable(args, key, name)
+        except PluginError as error:
+            raise PluginError(f"{asker(self, key)}: {error}") from None
         if self._running is not None:  # third-party code: see ask
             self._step()
             check_task(self, asker(self, key), card)

@@ -18,6 +18,7 @@ from typing import Any, cast
 import attrs
 
 from .blame import blame
+from .bounds import check_seed
 from .budget import BUDGET, Budget, OverBudget, checked_budget, guarded_rules, run_guarded
 from .config import GameConfig
 from .deal import deal
@@ -94,8 +95,8 @@ class Game:
             _checked = config
         if seed is None:
             seed = config.seed
-        elif type(seed) is not int:
-            raise ConfigError(f"seed must be an integer, not {seed!r}")
+        else:
+            check_seed(seed)  # the game's own seed, saved with it
         registry = registry if registry is not None else Registry()
         rng = rng if rng is not None else random.Random(seed)
         cards = registry.card_list(config, rng)

@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, ClassVar, Protocol
 
+from .bounds import MAX_ARGUMENT_DEPTH
 from .cardsets import RevealTokens
 from .compiling import mypyc_attr
 from .decisions import FIRST, LAST, Answer, At, Decision, Placement
@@ -135,8 +136,9 @@ def shown(answer: object) -> str:
     return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
 
 
-#: Options nest no deeper than this; a deeper answer matches none and is left as sent.
-DEPTH = 8
+#: Options nest no deeper than a save holds them (.bounds); a deeper answer matches
+#: none and is left as sent.
+DEPTH = MAX_ARGUMENT_DEPTH
 
 
 def _tupled(value: object, depth: int = 0) -> object:

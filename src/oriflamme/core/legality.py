@@ -10,10 +10,10 @@ not the one the rules would ask, work waiting that no ability left...
 A state that passes can be played on: nothing in it can send the engine outside the
 rules. (Each check is cheap; it runs on loading, never in play.)
 
-Bounds, beyond those of the rules themselves:
+Bounds, beyond those of the rules themselves (:mod:`.bounds`):
 
-* Influence: 0 to :data:`MAX_INFLUENCE` (10,000) per family;
-* tokens: 1 to :data:`MAX_TOKENS` (100) on a card;
+* Influence: 0 to :data:`~.bounds.MAX_INFLUENCE` (10,000) per family;
+* tokens: 1 to :data:`~.bounds.MAX_TOKENS` (100) on a card;
 
 The question waited on and the work waiting are checked by :mod:`.control`, with
 its own bounds.
@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import itertools
 
+from .bounds import MAX_INFLUENCE, MAX_TOKENS
 from .cardsets import Setup
 from .control import check_control
 from .deal import HAND_SIZE
@@ -30,11 +31,9 @@ from .errors import PositionError
 from .identity import NO_CARD
 from .state import END, LAST_ROUND, PHASES, PILES, PLACEMENT, RESOLUTION, State
 
-#: The most Influence a family may hold: far above any game (the rules give a few
-#: points a turn), low enough that no sum of them is ever a problem.
-MAX_INFLUENCE = 10_000
-#: The most tokens on one card (one a round, or a few from an ability).
-MAX_TOKENS = 100
+# The table's bounds are read from here as well as from .bounds.
+__all__ = ["MAX_INFLUENCE", "MAX_TOKENS", "SHOWN", "check_position", "check_state"]
+
 #: The zones whose cards every family has seen: the reserves (RULINGS G2: the Twin
 #: waits face up) and the piles (R5: a card is turned face up as it leaves).
 SHOWN = ("reserve", "discarded", "eliminated")

@@ -14,10 +14,11 @@ from collections.abc import Mapping
 
 import attrs
 
+from .bounds import MAX_TOKENS
 from .config import GameConfig
 from .errors import PositionError
 from .identity import NO_CARD, CardId, Identity
-from .legality import MAX_TOKENS, check_position
+from .legality import check_position
 from .rules import GameRules
 from .state import PILES, PLACEMENT, RESOLUTION, State
 

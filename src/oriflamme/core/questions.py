@@ -4,21 +4,30 @@ The built-in cards ask as the rules say. A plugin's ability may ask anything, an
 question that no answer can match (a kind the engine asks itself, a family that is
 not in the game, options of a type the kind refuses) would leave a game nobody can
 play on. So such a question is refused at once, inside the answer being applied:
-the answer is taken back and the error names the plugin. So is a task about no card
-of the game, or one more than a save may hold: the game could not be saved.
+the answer is taken back and the error names the plugin. So is a question, or a
+task, a save could not hold (see :mod:`.bounds`): options or words past its bounds, a
+task about no card of the game, one more task than a save holds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from functools import cache
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, cast
 
+from .bounds import (
+    MAX_ARGUMENT_DEPTH,
+    MAX_ARGUMENT_VALUES,
+    MAX_STRING,
+    MAX_TASKS,
+    OPTION_TYPES,
+    OPTION_WORDS,
+    value_problem,
+)
 from .budget import is_guarded, running_code
 from .decisions import ENGINE_KINDS, Answer, Decision
-from .errors import IllegalAnswer, OriflammeError, PluginError
+from .errors import IllegalAnswer, PluginError
 from .identity import CardId
-from .kinds import _tupled, indices, shown
+from .kinds import indices, shown
 from .state import RESOLUTION
 
 if TYPE_CHECKING:
@@ -65,14 +74,40 @@ def checked_options(
         raise PluginError(f"{who} worded its question as {shown(question)}: a str is expected")
     if labels is not None and not isinstance(labels, Mapping):
         raise PluginError(f"{who} labelled its options with {shown(labels)}: a mapping is expected")
-    chosen: tuple[Any, ...] = tuple(_tupled(option) for option in options)
-    try:
-        _saveable()(chosen, f"the options of its {kind} question")
-    except OriflammeError as error:
-        raise PluginError(f"{who} asked a question no game can save: {error}") from None
+    # Each option as a save holds it, and reads it back (saves.py, control.py).
+    if len(options) > MAX_ARGUMENT_VALUES:
+        raise PluginError(
+            f"{who} asked a question no game can save: {len(options)} options "
+            f"(at most {MAX_ARGUMENT_VALUES})"
+        )
+    chosen: tuple[Any, ...] = tuple(_tupled(option, 0) for option in options)
+    for option in chosen:
+        problem = value_problem(option)
+        if problem is not None:
+            raise PluginError(
+                f"{who} asked a question no game can save: the options of its {kind} "
+                f"question {problem}"
+            )
+        if not isinstance(option, OPTION_TYPES):
+            raise PluginError(
+                f"{who} asked {family} a {kind} question with option {shown(option)}: "
+                f"{OPTION_WORDS} (None and other numbers only inside a list)"
+            )
     if not chosen:
         return chosen  # RULINGS R4: nothing to choose, nothing happens
-    decision = Decision(family, kind, chosen, about, question, words(chosen, labels))
+    if question is not None and len(question) > MAX_STRING:
+        raise PluginError(
+            f"{who} worded its question in {len(question)} characters: a save holds "
+            f"at most {MAX_STRING}"
+        )
+    worded = words(chosen, labels)
+    for said in worded or ():
+        if len(said) > MAX_STRING:
+            raise PluginError(
+                f"{who} worded an option in {len(said)} characters: a save holds at "
+                f"most {MAX_STRING}"
+            )
+    decision = Decision(family, kind, chosen, about, question, worded)
     rules = game.rules.kinds[kind]
     for option in chosen:
         try:
@@ -89,10 +124,10 @@ def check_task(game: Effects, who: str, card: object) -> None:
     """A task ``who`` (a plugin's ability) queues with ``then``: about a card of the
     game, and one more than a save may hold is a :class:`PluginError`."""
     _card(game, card, f"{who} queued a task about")
-    if len(game._state.tasks) >= _max_tasks():
+    if len(game._state.tasks) >= MAX_TASKS:
         raise PluginError(
             f"{who} queued a task while {len(game._state.tasks)} wait: at most "
-            f"{_max_tasks()} may wait at once (abilities nest a few deep)"
+            f"{MAX_TASKS} may wait at once (abilities nest a few deep)"
         )
 
 
@@ -106,20 +141,12 @@ def _card(game: Effects, card: object, what: str) -> CardId:
     return card
 
 
-@cache
-def _max_tasks() -> int:
-    """The most tasks a save may hold waiting."""
-    from .control import MAX_TASKS  # noqa: PLC0415 - control imports the engine
-
-    return MAX_TASKS
-
-
-@cache
-def _saveable() -> Callable[[Any, str], None]:
-    """What a save accepts as an option: a game waiting on the question can be saved."""
-    from .control import check_value  # noqa: PLC0415 - control imports the engine
-
-    return check_value
+def _tupled(value: object, depth: int) -> object:
+    """``value`` with its lists as tuples, as the game keeps an option, down to one
+    level past the deepest a save holds (what is left deeper is refused as too deep)."""
+    if isinstance(value, list | tuple) and depth <= MAX_ARGUMENT_DEPTH:
+        return tuple(_tupled(item, depth + 1) for item in value)
+    return value
 
 
 def asker(game: Effects, key: str) -> str:

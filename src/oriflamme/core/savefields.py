@@ -3,19 +3,17 @@
 A save is JSON anyone may have written. Each field is read as the type it must be
 (a whole number is an int, never a bool, a float or NaN) and within its bounds, or
 a :class:`SaveError` names the field by its path (``queue[2][0]``, ``influence.red``)
-and what was expected. The bounds of the game itself are :mod:`.legality`'s.
+and what was expected. The bounds are :mod:`.bounds`'s, shared with what makes and
+changes a game; those of the rules themselves are :mod:`.legality`'s.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .control import check_value
-from .errors import PositionError, SaveError
+from .bounds import MAX_STRING, value_problem
+from .errors import SaveError
 from .identity import CardId
-
-#: The longest name or question a save may hold.
-MAX_STRING = 1_000
 
 
 def short(value: object) -> str:
@@ -100,12 +98,12 @@ def read_cards(value: object, path: str, count: int) -> tuple[CardId, ...]:
 
 
 def read_value(value: object, path: str) -> Any:
-    """A JSON value made of tuples, as the engine keeps it; bounded (see :mod:`.legality`)."""
+    """A JSON value made of tuples, as the engine keeps it, within the bounds of
+    :func:`.bounds.value_problem` (those ``ask`` and ``then`` keep to)."""
     result = _tupled(value)
-    try:
-        check_value(result, f"the saved {path}")
-    except PositionError as exc:
-        raise SaveError(str(exc)) from None
+    problem = value_problem(result)
+    if problem is not None:
+        raise SaveError(f"the saved {path} {problem}")
     return result
 
 

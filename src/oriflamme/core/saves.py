@@ -6,6 +6,13 @@ position, where the rules are (the pending decision, its continuation, the task
 stack) and the event log. It is omniscient: a save for the table, not a view for one
 family. A continuation in a save may name only a registered ability's public method
 or one of the engine's own steps.
+
+Whatever :func:`dump` writes, :func:`load` reads back: both keep to :mod:`.bounds`, and
+so does play (``ask`` and ``then`` refuse a value no save holds, as it is given). A
+game that has grown past what a save holds (:data:`~.bounds.MAX_TEXT`,
+:data:`~.bounds.MAX_EVENTS`, and :data:`~.bounds.MAX_INFLUENCE`, which a plugin's
+ability may pass in play) is refused by :func:`dump`, never written to be refused when
+read.
 """
 
 from __future__ import annotations
@@ -13,14 +20,25 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from .config import GameConfig
-from .control import MAX_ARGUMENT_VALUES, MAX_TASKS
+from .bounds import (
+    MAX_ARGUMENT_VALUES,
+    MAX_DIGITS,
+    MAX_EVENTS,
+    MAX_INFLUENCE,
+    MAX_SEED,
+    MAX_TASKS,
+    MAX_TEXT,
+    MAX_TOKENS,
+    OPTION_TYPES,
+    OPTION_WORDS,
+)
+from .config import MAX_FAMILIES, MAX_NAMES, MAX_SIZE, GameConfig
 from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
 from .engine import STEPS
 from .errors import OriflammeError, PositionError, SaveError
 from .events import event_from_dict, event_to_dict
 from .identity import NO_CARD, CardId, Identity
-from .legality import MAX_INFLUENCE, check_state
+from .legality import check_state
 from .rules import GameRules
 from .savefields import (
     Fields,
@@ -86,15 +104,37 @@ def snapshot(state: State) -> dict[str, Any]:
 
 
 def dump(state: State) -> str:
-    return json.dumps(snapshot(state), ensure_ascii=False, indent=1)
-
-
-#: The largest save read, in characters: a whole game's log is a few hundred KB.
-MAX_TEXT = 16 * 1024 * 1024
-#: The most events in a save's log: a game has a few hundred.
-MAX_EVENTS = 100_000
-#: The most digits of a number in a save.
-MAX_DIGITS = 18
+    """The save of ``state``: JSON text that :func:`load` reads back, or a
+    :class:`SaveError` if the game has grown past what a save holds."""
+    data = snapshot(state)
+    most = max(state.influence)
+    if most > MAX_INFLUENCE:  # a plugin may give that much in play; no save holds it
+        raise SaveError(
+            f"this game cannot be saved: a family holds {most} Influence "
+            f"(a save holds at most {MAX_INFLUENCE})"
+        )
+    if len(data["log"]) > MAX_EVENTS:
+        raise SaveError(
+            f"this game cannot be saved: its log holds {len(data['log'])} events "
+            f"(a save holds at most {MAX_EVENTS})"
+        )
+    text = json.dumps(data, ensure_ascii=False, indent=1)
+    if text.isascii():
+        size = len(text)
+    else:
+        try:
+            size = len(text.encode("utf-8"))
+        except UnicodeEncodeError:
+            # A lone surrogate in a plugin's text cannot be UTF-8: written as an escape,
+            # it is read back the same, and the save can go to a file.
+            text = json.dumps(data, ensure_ascii=True, indent=1)
+            size = len(text)
+    if size > MAX_TEXT:
+        raise SaveError(
+            f"this game cannot be saved: its save would be {size} bytes "
+            f"(a save holds at most {MAX_TEXT})"
+        )
+    return text
 
 
 def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -> State:
@@ -106,7 +146,7 @@ def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -
     """
     if not isinstance(text, str):
         raise SaveError(f"a saved game is JSON text, not a {type(text).__name__}")
-    if len(text) > MAX_TEXT:
+    if len(text) > MAX_TEXT:  # characters: no more than the bytes dump counts
         raise SaveError(f"not a saved game: {len(text)} characters (at most {MAX_TEXT})")
     try:
         data = json.loads(text, parse_constant=_no_constant, parse_int=_bounded_int)
@@ -141,8 +181,11 @@ def _no_constant(name: str) -> Any:
 
 
 def _bounded_int(digits: str) -> int:
+    # Refused before int() converts it: a number of thousands of digits costs time.
     if len(digits.lstrip("-")) > MAX_DIGITS:
-        raise SaveError(f"not a saved game: a number of {len(digits)} digits")
+        raise SaveError(
+            f"not a saved game: a number of {len(digits.lstrip('-'))} digits (at most {MAX_DIGITS})"
+        )
     return int(digits)
 
 
@@ -174,17 +217,17 @@ def _config(fields: Fields) -> GameConfig:
     first = fields.get("first_player")
     direction = fields.get("direction")
     variants = fields.get("variants")
-    if not isinstance(variants, dict) or len(variants) > 100:
+    if not isinstance(variants, dict) or len(variants) > MAX_NAMES:
         raise SaveError(f"the saved config.variants must be an object, not {short(variants)}")
     for name, value in variants.items():
         if type(value) not in (str, int, bool) and value is not None:
             raise SaveError(f"the saved variant {name!r} is {short(value)}: a plain value")
     config = GameConfig(
-        families=read_strings(fields.get("families"), "config.families", 5),
-        sets=read_strings(fields.get("sets"), "config.sets", 20),
-        cards=read_strings(cards, "config.cards", 100) if cards is not None else None,
-        size=read_int(size, "config.size", 1, 100) if size is not None else None,
-        seed=fields.integer("seed", -(10**MAX_DIGITS), 10**MAX_DIGITS),
+        families=read_strings(fields.get("families"), "config.families", MAX_FAMILIES),
+        sets=read_strings(fields.get("sets"), "config.sets", MAX_NAMES),
+        cards=read_strings(cards, "config.cards", MAX_NAMES) if cards is not None else None,
+        size=read_int(size, "config.size", 1, MAX_SIZE) if size is not None else None,
+        seed=fields.integer("seed", -MAX_SEED, MAX_SEED),
         first_player=read_str(first, "config.first_player") if first is not None else None,
         direction=read_str(direction, "config.direction") if direction is not None else None,
         variants=variants,
@@ -198,8 +241,8 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
     _check_plugins(saved_rules.items("plugins", 100), registry, allow_other_versions)
     config = _config(data.fields("config"))
     families = config.families
-    cards = read_strings(data.get("cards"), "cards", 100)
-    sets = read_strings(saved_rules.get("sets"), "rules.sets", 20)
+    cards = read_strings(data.get("cards"), "cards", MAX_NAMES)
+    sets = read_strings(saved_rules.get("sets"), "rules.sets", MAX_NAMES)
     if sets != config.sets:
         raise SaveError("the saved rules.sets must be the sets of config.sets")
     rules = registry.rules(sets, dict(config.variants), extra=cards)
@@ -210,7 +253,7 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
                 f"variant {name!r} was {short(value)} when this game was saved, and "
                 f"is {rules.variants[name]!r} here"
             )
-    pairs = data.items("identity", 100 * len(families))
+    pairs = data.items("identity", MAX_NAMES * len(families))
     colours = []
     keys = []
     for i, pair in enumerate(pairs):
@@ -271,7 +314,7 @@ def _lay(state: State, data: Fields) -> None:
     for i, pair in enumerate(data.items("tokens", count)):
         card, n = read_pair(pair, f"tokens[{i}]")
         tokens[read_int(card, f"tokens[{i}][0]", 0, count - 1)] = read_int(
-            n, f"tokens[{i}][1]", 1, 100
+            n, f"tokens[{i}][1]", 1, MAX_TOKENS
         )
     bribes: dict[CardId, str] = {}
     for i, pair in enumerate(data.items("bribes", count)):
@@ -321,6 +364,11 @@ def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None
             read_value(o, f"pending.options[{i}]")
             for i, o in enumerate(fields.items("options", MAX_ARGUMENT_VALUES))
         )
+        for i, option in enumerate(options):
+            if not isinstance(option, OPTION_TYPES):
+                raise SaveError(
+                    f"the saved pending.options[{i}] is {short(option)}: {OPTION_WORDS}"
+                )
     labels = fields.data.get("labels")
     question = fields.data.get("question")
     card = fields.get("card")

@@ -15,6 +15,9 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Final
 
+from .bounds import check_seed
+from .config import MAX_NAMES
+from .errors import ConfigError
 from .identity import NO_CARD, CardId, Identity
 
 if TYPE_CHECKING:
@@ -146,7 +149,18 @@ class State:
         direction: str,
         recording: bool = True,
     ) -> State:
-        """A table for ``config``'s families: round 1, placement, nothing anywhere."""
+        """A table for ``config``'s families: round 1, placement, nothing anywhere.
+
+        Every game is made here, so here its seed and its cards are held to what a
+        save holds (:mod:`.bounds`, :data:`.config.MAX_NAMES`), however it is made.
+        """
+        check_seed(config.seed)
+        families = len(config.families)
+        if len(cards) > MAX_NAMES or len(identity) > MAX_NAMES * families:
+            raise ConfigError(
+                f"a card list of {len(cards)} cards ({len(identity)} in all) is more than "
+                f"a save holds: at most {MAX_NAMES} in the list, as many a family"
+            )
         state = cls()
         state.rules = rules
         state.config = config

@@ -21,6 +21,7 @@ import pluggy
 
 from .ability import Ability
 from .botkinds import BotKind, check_bot_kind, merged_bot_kinds
+from .bounds import MAX_INT
 from .cardsets import KEY_RULE, CardDef, CardSet, is_key
 from .errors import OriflammeError, PluginError
 from .events import EVENT_TYPES
@@ -32,9 +33,9 @@ from .yamlfile import show
 #: The most card-set files one plugin may provide: each is read and checked in full.
 MAX_CARD_SETS = 64
 
-#: The largest integer a variant may take, either side of 0 (what a JSON reader in
-#: another language holds in 64 bits).
-MAX_VARIANT_INT = 2**63 - 1
+#: The largest integer a variant may take, either side of 0: a variant's value is
+#: saved with the game, so its bound is that of every whole number a game holds.
+MAX_VARIANT_INT = MAX_INT
 
 #: The longest text value of a variant: a word typed on the command line.
 MAX_VARIANT_TEXT = 100
