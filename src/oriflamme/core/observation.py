@@ -321,10 +321,11 @@ class Observation:
                 lines.append(f"  {number:>2}. {answer_text(rules, words, decision, option)}")
         return "\n".join(lines)
 
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON-ready data: what a server sends this family."""
+    def to_dict(self, *, events: bool = True) -> dict[str, Any]:
+        """As JSON-ready data: what a server sends this family (without ``events``, a
+        server that keeps the events' data as the game goes: they are public)."""
         decision = self.decision
-        return {
+        found = {
             "family": self.family,
             "families": list(self.families),
             "cards": list(self.cards),
@@ -345,8 +346,10 @@ class Observation:
             "discarded": _zone(self, self.discarded),
             "eliminated": _zone(self, self.eliminated),
             "decision": decision.to_dict() if decision is not None else None,
-            "events": [event_to_dict(event) for event in self.events],
         }
+        if events:
+            found["events"] = [event_to_dict(event) for event in self.events]
+        return found
 
 
 def _card(seen: Observation, card: CardId) -> dict[str, Any]:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import ConfigError, IllegalAnswer, OriflammeError, PluginError
+from ..core.events import event_to_dict
 from ..core.game import Game
 from ..core.plugins import Registry
 from ..story import Story
@@ -90,7 +91,9 @@ class Table:
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
         self._views: dict[str | None, tuple[int, str]] = {}
+        # Each family's story, and its lines as JSON; the events as JSON (public).
         self._stories: dict[str | None, tuple[Story, list[str]]] = {}
+        self._events: list[str] = []
 
     @property
     def players(self) -> dict[str, str]:
@@ -113,19 +116,28 @@ class Table:
         if found is not None and found[0] == self.step:
             return found[1]
         observation = self.game.observe(family)
+        # The story and the events are kept as JSON as the game goes: a view is then
+        # its few changing fields, and the lines and events joined.
         story = self._stories.get(family)
         if story is None:
             story = self._stories[family] = (Story(self.game.rules.definitions), [])
-        story[1].extend(story[0].read(observation))
+        story[1].extend(json.dumps(line) for line in story[0].read(observation))
+        events = observation.events
+        self._events.extend(json.dumps(event_to_dict(e)) for e in events[len(self._events) :])
         built = build_view(
             observation,
             self.game.rules,
             game_id=self.id,
             step=self.step,
             seats=self.players,
-            log=list(story[1]),
+            log=[],
+            events=False,
         )
-        text = json.dumps(built)
+        del built["log"]
+        text = (
+            f'{json.dumps(built)[:-1]}, "log": [{", ".join(story[1])}], '
+            f'"events": [{", ".join(self._events)}]}}'
+        )
         self._views[family] = (self.step, text)
         return text
 

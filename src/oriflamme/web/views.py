@@ -26,6 +26,7 @@ def build_view(
     step: int,
     seats: Mapping[str, str],
     log: list[str] | None = None,
+    events: bool = True,
 ) -> dict[str, Any]:
     """``observation`` as JSON-ready data, with the words a person reads beside it.
 
@@ -33,8 +34,10 @@ def build_view(
     table. ``step`` is how many answers the game has had. ``log``: the story of this
     observation when it has been told already (a :class:`~oriflamme.story.Story` that
     read every observation of this family so far), else it is told here whole.
+    Without ``events``, the view has no ``events`` (a caller that keeps them: they are
+    the same for everyone).
     """
-    data = observation.to_dict()
+    data = observation.to_dict(events=events)
     words = Words(observation, rules.definitions)
     decision = observation.decision
     asked = decision is not None and decision.family == observation.family
