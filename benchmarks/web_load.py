@@ -2,25 +2,40 @@
 
 Starts ``oriflamme serve`` on 127.0.0.1 (a free port, a fresh SQLite file in a
 temporary folder), then ``--clients`` threads each play games to the end through the
-JSON API, every seat a person answering at random (seeded), while one websocket per
-seat and one spectator's take every view pushed; ``--bot-games`` games of bots alone
-run beside them. Bounded by ``--games`` and ``--seconds``. Prints games finished,
-answers a second, the latency of an answer (p50, p95, p99), frames pushed, and errors
-(anything but a success; there must be none).
+JSON API: for the seat asked, get its view, then post one of its answers at random
+(seeded) with the view's step. One websocket per seat and one spectator's take every
+view pushed; ``--bot-games`` games of four random bots run beside them, each watched by
+one websocket (a game of bots alone plays only while watched). Bounded by ``--games``
+and ``--seconds``. Prints the server's options, games finished, answers a second, the
+latency of an answer (p50, p95, p99), frames pushed, errors (anything but a success;
+there must be none), and the CPU used by this client, the server's process and the
+bots' workers: the client runs on the same machine, so a reader can tell whether the
+figure is the server's limit or the client's.
 
-    .venv/bin/python benchmarks/web_load.py --clients 16 --games 64
+    .venv/bin/python benchmarks/web_load.py --clients 16 --games 64 --bot-games 16
+
+``--profile FILE`` samples the server with py-spy (``pip install py-spy``) while the
+load runs, keeps its stacks in FILE (collapsed, one stack a line) and prints the
+functions the server spends its time in, by self and by cumulative time.
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
+import os
 import random
+import shlex
+import shutil
+import signal
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +45,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.web_server import call, server_process
 
 from oriflamme.simulate import progress_bar
+
+#: Server options of this load: the limits a hosted server keeps against one client
+#: flooding it are lifted, since here every client is the benchmark (and the server
+#: these figures are compared with had none).
+SERVE = ("--create-rate", "0/1", "--answer-rate", "0/1")
+#: A frame in this share of the profile's samples or more is the server's trunk.
+TRUNK = 0.9
+#: Clock ticks a second, the unit of CPU times in /proc/<pid>/stat.
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 class Tally:
@@ -45,20 +69,180 @@ class Tally:
             self.errors.append(what)
 
 
-def request(method: str, url: str, body: object = None) -> tuple[int, Any]:
-    status, found, _ = call(method, url, body)
+def serve_options(extra: str) -> list[str]:
+    """:data:`SERVE` with ``extra`` (shell words) after it: a later option wins."""
+    return [*SERVE, *shlex.split(extra)]
+
+
+def percentiles(values: Sequence[float], *cuts: int) -> list[float]:
+    """The ``cuts`` percentiles of ``values`` (0 for each when there are fewer than two)."""
+    if len(values) < 2:
+        return [values[0] if values else 0.0] * len(cuts)
+    found = statistics.quantiles(values, n=100, method="inclusive")
+    return [found[cut - 1] for cut in cuts]
+
+
+def _cpu(pid: int) -> tuple[int, float] | None:
+    """Process ``pid``'s parent and the CPU seconds it has used (user and system), or
+    None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command's name, in brackets, may hold spaces: the fields follow its ")".
+    fields = text[text.rindex(")") + 2 :].split()
+    return int(fields[1]), (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def _machine() -> tuple[float, float]:
+    """CPU seconds the whole machine has been busy and idle, over all its cores."""
+    with open("/proc/stat") as stat:
+        ticks = [int(field) for field in stat.readline().split()[1:]]
+    # user nice system idle iowait irq softirq steal (guest time is in user already)
+    idle = ticks[3] + ticks[4]
+    return (sum(ticks[:8]) - idle) / TICKS, idle / TICKS
+
+
+class CpuMeter:
+    """CPU used from now on by this process (the client), the server's process, and its
+    descendants (the bots' workers), read from /proc (no psutil needed).
+
+    The tree is sampled every second: a worker started during the run is seen, and one
+    that ends is counted up to its last sample."""
+
+    def __init__(self, server: int) -> None:
+        self.server = server
+        self._client = time.process_time()
+        self._machine = _machine()
+        self._started = time.perf_counter()
+        self._first: dict[int, float] = {}
+        self._last: dict[int, float] = {}
+        self._stop = threading.Event()
+        self._sample(first=True)
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def _sample(self, first: bool = False) -> None:
+        seen = {}
+        for entry in os.scandir("/proc"):
+            if entry.name.isdigit():
+                found = _cpu(int(entry.name))
+                if found is not None:
+                    seen[int(entry.name)] = found
+        tree = {self.server}
+        grown = True
+        while grown:  # process ids are in no order: grow the tree until it stops
+            grown = False
+            for pid, (parent, _) in seen.items():
+                if parent in tree and pid not in tree:
+                    tree.add(pid)
+                    grown = True
+        for pid in tree & seen.keys():
+            self._last[pid] = seen[pid][1]
+            if first:
+                self._first[pid] = seen[pid][1]
+
+    def _run(self) -> None:
+        while not self._stop.wait(1.0):
+            self._sample()
+
+    def stop(self) -> str:
+        """Stops measuring: each part's CPU seconds and share of one core, and what the
+        rest of the machine used meanwhile (anything else running skews the figures)."""
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+        wall = time.perf_counter() - self._started
+        busy = _machine()[0] - self._machine[0]
+        used = {pid: self._last[pid] - self._first.get(pid, 0.0) for pid in self._last}
+        client = time.process_time() - self._client
+        server = used.pop(self.server, 0.0)
+        workers = sum(used.values())
+        cores = os.cpu_count() or 1
+
+        def part(name: str, seconds: float) -> str:
+            return f"{name} {seconds:.1f} s ({100 * seconds / wall:.0f}%)"
+
+        return (
+            f"CPU over {wall:.1f} s, as a share of one core ({cores} cores: "
+            f"{100 * cores}% in all): {part('client', client)}, {part('server', server)}, "
+            f"{part(f'bot workers ({len(used)} processes)', workers)}; "
+            f"together {100 * (client + server + workers) / wall:.0f}%; "
+            f"{part('the rest of the machine', max(0.0, busy - client - server - workers))}"
+        )
+
+
+class Profile:
+    """py-spy sampling the server's process until :meth:`stop`, its stacks kept in
+    ``path`` (collapsed: one stack a line, outermost frame first, then its count)."""
+
+    def __init__(self, pid: int, path: Path) -> None:
+        spy = shutil.which("py-spy") or str(Path(sys.executable).parent / "py-spy")
+        self.path = path
+        # --function: one frame per function (not per line), so functions add up.
+        self.process = subprocess.Popen(
+            [spy, "record", "--pid", str(pid), "--format", "raw", "--function"]
+            + ["--rate", "100", "--output", str(path)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+
+    def stop(self, top: int = 15) -> list[str]:
+        """Stops sampling: the ``top`` functions by self time, then by cumulative time."""
+        self.process.send_signal(signal.SIGINT)  # as Ctrl+C: py-spy writes its file
+        self.process.wait(60)
+        if not self.path.exists():
+            raise RuntimeError(f"py-spy wrote no {self.path} (is it installed?)")
+        own: collections.Counter[str] = collections.Counter()
+        within: collections.Counter[str] = collections.Counter()
+        total = 0
+        for line in self.path.read_text().splitlines():
+            stack, _, count = line.rpartition(" ")
+            if not stack or not count.isdigit():
+                continue
+            frames = stack.split(";")
+            total += int(count)
+            own[frames[-1]] += int(count)
+            for frame in set(frames):  # a function recursing counts once in a stack
+                within[frame] += int(count)
+        # The trunk every request runs under (the event loop, uvicorn's server, the
+        # command line) tells nothing: left out of the cumulative list.
+        trunk = {frame for frame, count in within.items() if count >= TRUNK * total}
+        for frame in trunk:
+            del within[frame]
+        lines = [
+            f"server profile: {total} samples, the event loop's idle waits left out "
+            f"({len(trunk)} frames under which {100 * TRUNK:.0f}% or more of the time went "
+            "left out of the cumulative list)"
+        ]
+        for title, counter in (("self", own), ("cumulative", within)):
+            lines.append(f"top {top} by {title} time:")
+            lines += [
+                f"  {100 * count / max(1, total):5.1f}%  {frame}"
+                for frame, count in counter.most_common(top)
+            ]
+        return lines
+
+
+def request(method: str, url: str, body: object = None, token: str | None = None) -> Any:
+    status, found, _ = call(method, url, body, token=token)
     return status, found
 
 
-def watch(url: str, tally: Tally, stop: threading.Event) -> None:
-    """One websocket: counts frames until the game is over (or the run is)."""
+def watch(url: str, token: str | None, tally: Tally, stop: threading.Event) -> None:
+    """One websocket (``token``'s seat, None: a spectator): counts frames until the
+    game is over (or the run is)."""
     try:
         with connect(url, open_timeout=30) as socket:
+            socket.send(json.dumps({"token": token}))
             while not stop.is_set():
                 try:
                     view = json.loads(socket.recv(timeout=1))
                 except TimeoutError:
                     continue
+                if "error" in view:
+                    tally.error(f"websocket: {view['error']}")
+                    return
                 with tally.lock:
                     tally.frames += 1
                 if view["phase"] == "end":
@@ -80,24 +264,24 @@ def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
     game, tokens = made["id"], made["seats"]
     ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
     watchers = [
-        threading.Thread(target=watch, args=(f"{ws}?token={token}", tally, stop))
-        for token in tokens.values()
+        threading.Thread(target=watch, args=(ws, token, tally, stop))
+        for token in [*tokens.values(), None]
     ]
-    watchers.append(threading.Thread(target=watch, args=(ws, tally, stop)))
     for thread in watchers:
         thread.start()
     # Whose turn it is comes with each answer's view (waiting_for): no polling.
-    status, view = request("GET", f"{url}/api/games/{game}?token={next(iter(tokens.values()))}")
+    status, view = request("GET", f"{url}/api/games/{game}", token=next(iter(tokens.values())))
     while status == 200 and view["phase"] != "end" and not stop.is_set():
-        family = view["waiting_for"]
-        status, view = request("GET", f"{url}/api/games/{game}?token={tokens[family]}")
+        token = tokens[view["waiting_for"]]
+        status, view = request("GET", f"{url}/api/games/{game}", token=token)
         if status != 200:
             break
         started = time.perf_counter()
         status, view = request(
             "POST",
-            f"{url}/api/games/{game}/answer?token={tokens[family]}",
-            {"answer": rng.choice(view["answers"])},
+            f"{url}/api/games/{game}/answer",
+            {"answer": rng.choice(view["answers"]), "step": view["step"]},
+            token=token,
         )
         with tally.lock:
             tally.latencies.append(time.perf_counter() - started)
@@ -110,13 +294,13 @@ def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
         thread.join(60)
 
 
-def bot_game(url: str, seed: int, tally: Tally) -> None:
+def bot_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
     bots = dict.fromkeys(["red", "blue", "green", "yellow"], "random")
     status, made = request("POST", f"{url}/api/games", {"families": 4, "seed": seed, "bots": bots})
     if status != 201:
-        tally.error(f"create bot game: {status}")
+        tally.error(f"create bot game: {status} {made!r:.200}")
         return
-    watch(url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws", tally, threading.Event())
+    watch(url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws", None, tally, stop)
 
 
 def main() -> int:
@@ -126,12 +310,22 @@ def main() -> int:
     parser.add_argument("--bot-games", type=int, default=16, help="games of bots alone")
     parser.add_argument("--seconds", type=float, default=300, help="stop after this long")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--serve",
+        default="",
+        metavar="OPTIONS",
+        help=f"more options for oriflamme serve, after {' '.join(SERVE)} (a later one wins)",
+    )
+    parser.add_argument(
+        "--profile", type=Path, metavar="FILE", help="sample the server with py-spy into FILE"
+    )
     args = parser.parse_args()
     tally = Tally()
     stop = threading.Event()
     seeds = iter(range(args.seed, args.seed + args.games))
     seeds_lock = threading.Lock()
     show = progress_bar(args.games, sys.stderr)
+    options = serve_options(args.serve)
 
     def client(url: str) -> None:
         while not stop.is_set():
@@ -144,15 +338,14 @@ def main() -> int:
 
     with (
         tempfile.TemporaryDirectory() as folder,
-        server_process(Path(folder) / "g.sqlite3") as (
-            url,
-            _,
-        ),
+        server_process(Path(folder) / "g.sqlite3", options) as (url, server),
     ):
+        profile = Profile(server.pid, args.profile) if args.profile else None
+        cpu = CpuMeter(server.pid)
         started = time.perf_counter()
         threads = [threading.Thread(target=client, args=(url,)) for _ in range(args.clients)]
         threads += [
-            threading.Thread(target=bot_game, args=(url, 10_000 + n, tally))
+            threading.Thread(target=bot_game, args=(url, 10_000 + n, tally, stop))
             for n in range(args.bot_games)
         ]
         for thread in threads:
@@ -164,21 +357,26 @@ def main() -> int:
         for thread in threads:
             thread.join(60)
         seconds = time.perf_counter() - started
+        usage = cpu.stop()
+        profiled = profile.stop() if profile is not None else []
     latencies = sorted(tally.latencies)
-    cuts = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else [0.0] * 99
+    p50, p95, p99 = percentiles(latencies, 50, 95, 99)
+    print(f"server: oriflamme serve {' '.join(options)}")
     print(
         f"{tally.games} games by people and {args.bot_games} of bots, {args.clients} at once, "
         f"in {seconds:.1f} s"
     )
     print(f"answers: {len(latencies)}, {len(latencies) / seconds:.0f} a second")
     print(
-        f"answer latency: p50 {cuts[49] * 1000:.1f} ms, p95 {cuts[94] * 1000:.1f} ms, "
-        f"p99 {cuts[98] * 1000:.1f} ms"
+        f"answer latency: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
     )
     print(f"websocket frames: {tally.frames}")
+    print(usage)
     print(f"errors: {len(tally.errors)}")
     for line in tally.errors[:10]:
         print(f"  {line}")
+    for line in profiled:
+        print(line)
     return 1 if tally.errors else 0
 
 

@@ -148,14 +148,14 @@ def test_another_host_name_is_refused(url: str) -> None:
 
 def test_a_bot_over_the_servers_cap_is_400_saying_the_cap(url: str) -> None:
     for bot, words in (
-        ("ismcts:iterations=10000000", "2000"),
+        ("ismcts:iterations=10000000", str(Limits().bot_iterations)),
         ("ismcts:seconds=3600", "2"),
     ):
         status, found = post(f"{url}/api/games", {"families": 3, "bots": {"blue": bot}})
         assert status == 400, found
         assert "bots.blue" in found["error"]
         assert words in found["error"]
-    made = create(url, bots={"blue": "ismcts:iterations=2000"})
+    made = create(url, bots={"blue": f"ismcts:iterations={Limits().bot_iterations}"})
     assert made["seats"].keys() == {"red", "green"}
 
 

@@ -40,6 +40,8 @@ from . import slow_bots
 PLUGINS: Mapping[str, object] = {"house_rules": oriflamme_house_rules, "slow_bots": slow_bots}
 #: Seconds any one step may take before the test fails: bounds, not speeds.
 PATIENCE = 30.0
+#: The servers' cap on iterations, by default.
+CAP = Limits().bot_iterations
 
 
 def registry(without: tuple[str, ...] = ()) -> Registry:
@@ -174,7 +176,7 @@ def test_an_observation_crosses_whole() -> None:
 # Lanes and turns.
 
 
-def test_tables_take_turns_in_a_lane() -> None:
+def test_tables_share_the_workers_time_not_their_turns() -> None:
     observation = an_observation()
     order: list[str] = []
 
@@ -186,15 +188,20 @@ def test_tables_take_turns_in_a_lane() -> None:
 
     async def test(thinkers: Thinkers) -> None:
         # One worker in the people lane: the order answers come in is the order they
-        # were worked out in. The slow table gets one turn in three, no more.
+        # were worked out in. Each table has its first turn in the order it asked; then
+        # the slow table, which has had the most time, waits until the quick ones
+        # have had as much.
         await asyncio.gather(
-            turns(thinkers, "slow", "napping:nap=0.3"),
+            turns(thinkers, "slow", "napping:nap=0.5"),
             turns(thinkers, "quick", "napping:nap=0.01"),
             turns(thinkers, "random", "random"),
         )
 
     run(test)
-    assert order == ["slow", "quick", "random"] * 3
+    print(order)
+    assert order[:3] == ["slow", "quick", "random"]
+    assert sorted(order[3:7]) == ["quick", "quick", "random", "random"]
+    assert order[7:] == ["slow", "slow"]
 
 
 def test_a_table_has_one_decision_at_a_time() -> None:
@@ -378,7 +385,7 @@ def everyone() -> Registry:
     [
         (
             "ismcts:iterations=10000000",
-            "bots.blue: ismcts iterations at most 2000 on this server, not 10000000 "
+            f"bots.blue: ismcts iterations at most {CAP} on this server, not 10000000 "
             "(serve --bot-iterations raises it)",
         ),
         (
@@ -387,8 +394,8 @@ def everyone() -> Registry:
             "(serve --bot-seconds raises it)",
         ),
         (
-            "budgeted:iterations=2001",
-            "bots.blue: budgeted iterations at most 2000 on this server, not 2001",
+            f"budgeted:iterations={CAP + 1}",
+            f"bots.blue: budgeted iterations at most {CAP} on this server, not {CAP + 1}",
         ),
         ("budgeted:seconds=2.5", "bots.blue: budgeted seconds at most 2 on this server, not 2.5"),
         ("genius", "bots.blue: unknown bot 'genius'"),
@@ -401,16 +408,16 @@ def test_a_bot_over_the_cap_is_refused(everyone: Registry, text: str, message: s
 
 
 def test_a_bot_within_the_caps_is_kept(everyone: Registry) -> None:
-    for text in ("random", "ismcts", "ismcts:iterations=2000", "house_heuristic:boldness=2"):
+    for text in ("random", "ismcts", f"ismcts:iterations={CAP}", "house_heuristic:boldness=2"):
         assert check_bot(text, "blue", everyone) == text
     # A time budget alone: a count is written in, so every decision is bounded by one.
-    assert check_bot("ismcts:seconds=2", "blue", everyone) == "ismcts:seconds=2:iterations=2000"
+    assert check_bot("ismcts:seconds=2", "blue", everyone) == f"ismcts:seconds=2:iterations={CAP}"
     assert (
         check_bot("ismcts:playout=random:seconds=0.5", "blue", everyone)
-        == "ismcts:playout=random:seconds=0.5:iterations=2000"
+        == f"ismcts:playout=random:seconds=0.5:iterations={CAP}"
     )
     # A plugin's kind whose default count is over the cap: the cap is written in.
-    assert check_bot("budgeted", "blue", everyone) == "budgeted:iterations=2000"
+    assert check_bot("budgeted", "blue", everyone) == f"budgeted:iterations={CAP}"
     assert check_bot("budgeted:iterations=10", "blue", everyone) == "budgeted:iterations=10"
 
 

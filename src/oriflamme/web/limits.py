@@ -83,7 +83,7 @@ class Limits:
     bot_workers: int = attrs.field(factory=_workers)
     #: The most games an ISMCTS bot may search per decision (a deterministic budget:
     #: every ISMCTS decision is bounded by it, whatever else its settings say).
-    bot_iterations: int = 2000
+    bot_iterations: int = 1000
     #: The most seconds a bot may be given per decision (the ``seconds`` setting).
     bot_seconds: float = 2.0
     #: Seconds after which a bot still thinking is stopped (its worker is replaced and

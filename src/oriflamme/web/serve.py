@@ -323,6 +323,9 @@ def serve_command(args: argparse.Namespace) -> int:
         app,
         http=limited_protocol(limits),
         ws_max_size=WS_MAX_SIZE,
+        # Each frame compressed for each watcher was a fifth of the server's time under
+        # load; a view is a few kilobytes of JSON.
+        ws_per_message_deflate=False,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=2,
         backlog=fitted.backlog,

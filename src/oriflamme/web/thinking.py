@@ -15,10 +15,13 @@ Workers run below the server's priority (``nice`` +5 for the people lane, +19 fo
 bots lane): the server's own requests get the CPU first, then the bots a person is
 waiting on, then games of bots alone.
 
-**Fairness.** In a lane, tables are served in turn: a table has at most one decision
-queued or running, and the queue is first come, first served by table, so a table
-whose bot has just answered asks again behind every table already waiting. One table
-of expensive bots cannot starve the others.
+**Fairness.** In a lane, tables share the workers' time, not their turns: a table has
+at most one decision queued or running, and the next decision run is that of the
+table that has had the least thinking time (first come, first served between equals).
+A table of quick bots is then served at once beside tables whose bots search for
+seconds, and one table of expensive bots cannot starve the others. Time spent waiting
+(on a person, or for a turn) earns nothing: a table asking again starts from the
+least thinking time of the tables served so far, as a newcomer does.
 
 **Bounds.** A decision that takes longer than ``bot_timeout`` seconds (counted from
 when its worker gets it) is given up: :meth:`Thinkers.think` returns None, and the
@@ -218,6 +221,8 @@ class Thinkers:
         """Forgets ``table``'s work: a decision queued is never run, one running is
         ignored (its worker finishes it, within ``bot_timeout``), and the waiting
         :meth:`think` raises :class:`Dropped`. A table with no work: nothing happens."""
+        for lane in self._lanes.values():
+            lane.used.pop(table, None)
         job = self._jobs.get(table)
         if job is not None:
             self._drop(job, "its bots' work was dropped")
@@ -256,6 +261,7 @@ class Thinkers:
     # Queuing.
 
     def _submit(self, lane: _Lane, job: _Job) -> None:
+        lane.used[job.table] = max(lane.used.get(job.table, 0.0), lane.floor)
         while lane.idle:
             waiter = lane.idle.popleft()
             if not waiter.done():
@@ -312,7 +318,7 @@ class Thinkers:
                 job = await self._take(lane)
                 if job.future.done():
                     continue  # dropped between being handed over and now
-                if not await self._run(worker, job):
+                if not await self._run(worker, job, lane):
                     failed = True
                     return
         finally:
@@ -349,9 +355,13 @@ class Thinkers:
         return worker
 
     async def _take(self, lane: _Lane) -> _Job:
-        """The job of the table that has waited longest in ``lane`` (waiting for one)."""
+        """The job of the table in ``lane`` that has had the least thinking time, the
+        one that has waited longest between equals (waiting for one)."""
         if lane.queue:
-            return lane.queue.popitem(last=False)[1]
+            used = lane.used
+            table = min(lane.queue, key=lambda name: used.get(name, 0.0))
+            lane.floor = max(lane.floor, used.get(table, 0.0))
+            return lane.queue.pop(table)
         waiter: asyncio.Future[_Job] = asyncio.get_running_loop().create_future()
         lane.idle.append(waiter)
         try:
@@ -360,8 +370,17 @@ class Thinkers:
             with contextlib.suppress(ValueError):
                 lane.idle.remove(waiter)
 
-    async def _run(self, worker: _Worker, job: _Job) -> bool:
-        """Runs ``job`` on ``worker``; False if the worker failed and must be replaced."""
+    async def _run(self, worker: _Worker, job: _Job, lane: _Lane) -> bool:
+        """Runs ``job`` on ``worker``, counting the time against its table; False if the
+        worker failed and must be replaced."""
+        started = time.monotonic()
+        try:
+            return await self._answer(worker, job)
+        finally:
+            if job.table in lane.used:  # not dropped meanwhile
+                lane.used[job.table] += time.monotonic() - started
+
+    async def _answer(self, worker: _Worker, job: _Job) -> bool:
         try:
             reply = await asyncio.wait_for(worker.ask(job.payload), self.limits.bot_timeout)
             if not isinstance(reply, dict) or reply.get("id") != job.number:
@@ -416,6 +435,9 @@ class _Lane:
     idle: deque[asyncio.Future[_Job]] = attrs.field(factory=deque)
     drivers: set[asyncio.Task[None]] = attrs.field(factory=set)
     workers: set[_Worker] = attrs.field(factory=set)
+    # Thinking seconds each table has had, and the least of those served so far.
+    used: dict[str, float] = attrs.field(factory=dict)
+    floor: float = 0.0
     alive: int = 0  # drivers not yet ended
     starting: int = 0  # of them, those whose worker is not yet ready
 
