@@ -23,18 +23,21 @@ from __future__ import annotations
 
 import argparse
 import collections
+import http.client
 import json
 import os
 import random
 import shlex
 import shutil
 import signal
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -42,7 +45,7 @@ from typing import Any
 from websockets.sync.client import connect
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-from tests.web_server import call, server_process
+from tests.web_server import TIMEOUT, call, server_process
 
 from oriflamme.simulate import progress_bar
 
@@ -224,9 +227,44 @@ class Profile:
         return lines
 
 
+#: Each client thread's connection to the server, kept open between its requests as a
+#: browser keeps its own (``--new-connections``: one connection a request).
+_CONNECTIONS = threading.local()
+NEW_CONNECTIONS = False
+
+
 def request(method: str, url: str, body: object = None, token: str | None = None) -> Any:
-    status, found, _ = call(method, url, body, token=token)
-    return status, found
+    if NEW_CONNECTIONS:
+        status, found, _ = call(method, url, body, token=token)
+        return status, found
+    parts = urllib.parse.urlsplit(url)
+    connection = getattr(_CONNECTIONS, "connection", None)
+    if connection is None:
+        connection = _CONNECTIONS.connection = http.client.HTTPConnection(
+            parts.netloc, timeout=TIMEOUT
+        )
+        connection.connect()
+        # Small requests go out at once, as a browser's do (no wait for an ACK).
+        connection.sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    headers = {"Content-Type": "application/json"} if body is not None else {}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    path = parts.path + (f"?{parts.query}" if parts.query else "")
+    data = json.dumps(body).encode() if body is not None else None
+    try:
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        text = response.read()
+    except (OSError, http.client.HTTPException):
+        # The server closed an idle connection: a browser opens another and sends again.
+        connection.close()
+        connection.request(method, path, body=data, headers=headers)
+        response = connection.getresponse()
+        text = response.read()
+    try:
+        return response.status, json.loads(text)
+    except ValueError:
+        return response.status, None
 
 
 def watch(url: str, token: str | None, tally: Tally, stop: threading.Event) -> None:
@@ -319,7 +357,15 @@ def main() -> int:
     parser.add_argument(
         "--profile", type=Path, metavar="FILE", help="sample the server with py-spy into FILE"
     )
+    parser.add_argument(
+        "--new-connections",
+        action="store_true",
+        help="open a connection for each request (by default each client keeps its own "
+        "open, as a browser does)",
+    )
     args = parser.parse_args()
+    global NEW_CONNECTIONS  # noqa: PLW0603 - read by every client thread
+    NEW_CONNECTIONS = args.new_connections
     tally = Tally()
     stop = threading.Event()
     seeds = iter(range(args.seed, args.seed + args.games))

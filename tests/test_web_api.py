@@ -293,6 +293,17 @@ def test_the_websocket_sends_the_view_then_every_change(url: str) -> None:
         while steps[-1] < 3:
             steps.append(json.loads(blue.recv(timeout=10))["step"])
         assert steps == sorted(set(steps))
+        # Frames after the first send only new log lines and events.
+        raw = blue.socket
+        play(url, made, random.Random(SEED + 1), answers=1)
+        frame = json.loads(raw.recv(timeout=10))
+        whole = view(url, game, tokens["blue"])
+        assert frame["step"] == whole["step"]
+        assert 0 < frame["log_from"] <= len(whole["log"])
+        assert whole["log"][frame["log_from"] :] == frame["log"]
+        assert 0 < frame["events_from"] < len(whole["events"])
+        assert whole["events"][frame["events_from"] :] == frame["events"]
+        assert whole["log_from"] == whole["events_from"] == 0
     with watch(url, game, None) as spectator:
         assert json.loads(spectator.recv(timeout=10))["seat"] is None
     with watch(url, game, "wrong") as wrong:

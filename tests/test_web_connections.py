@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import logging
 import os
@@ -20,7 +21,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import uvicorn
 
+from oriflamme.web.app import create_app
+from oriflamme.web.connections import limited_protocol
 from oriflamme.web.limits import Limits, fields, option
 from oriflamme.web.logs import LogLimit
 from oriflamme.web.serve import MIN_BACKLOG, TURNS_IN_HAND, spare_files
@@ -416,3 +420,39 @@ def test_the_log_limit_counts_only_the_first_line_of_a_message(
     limit.flush()
     assert len(handler.lines) == 3
     assert handler.lines[-1].startswith("8 more ERROR lines")
+
+
+def test_a_connection_kept_alive_sends_each_response_at_once(tmp_path: Path) -> None:
+    # A response's headers and body are two writes: unless the socket sends each at
+    # once, the body waits for the client's delayed acknowledgement (40 ms a request).
+    limits = Limits()
+    listening = socket.create_server(("127.0.0.1", 0))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(tmp_path / "g.sqlite3", entry_points=False, limits=limits),
+            http=limited_protocol(limits),
+            log_level="warning",
+        )
+    )
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not server.started:
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        port = listening.getsockname()[1]
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+        for _ in range(3):
+            connection.request("GET", "/api/installed")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200
+        (open_one,) = server.server_state.connections
+        sock = open_one.transport.get_extra_info("socket")
+        assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        connection.close()
+    finally:
+        server.should_exit = True
+        thread.join(TIMEOUT)
+        listening.close()

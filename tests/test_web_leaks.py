@@ -26,12 +26,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import ClientConnection
 
 from oriflamme import Game, Registry
 from oriflamme.web.views import build_view
 
-from .web_server import answer, get, post, server_thread, watch
+from .web_server import Frames, answer, get, post, server_thread, watch
 
 GAMES = int(os.environ.get("ORIFLAMME_LEAK_GAMES", "8"))
 SEED = int(os.environ.get("ORIFLAMME_LEAK_SEED", "2026"))
@@ -101,7 +100,7 @@ def check_against_other_deals(
         assert json.loads(json.dumps(again)) == view, f"{seat} at step {view['step']}"
 
 
-def drain(socket: ClientConnection, last: int) -> list[dict[str, Any]]:
+def drain(socket: Frames, last: int) -> list[dict[str, Any]]:
     frames: list[dict[str, Any]] = []
     while not frames or frames[-1]["step"] < last:
         frames.append(json.loads(socket.recv(timeout=30)))

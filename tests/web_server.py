@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
-from websockets.sync.client import connect
+from websockets.sync.client import ClientConnection, connect
 
 from oriflamme.web.app import create_app
+from oriflamme.web.connections import limited_protocol
 from oriflamme.web.limits import Limits, Rate
 
 #: How long a request, or a server's start, may take before the test fails (seconds).
@@ -45,13 +46,10 @@ def server_thread(
     :data:`TEST_LIMITS`)."""
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
+    limits = limits if limits is not None else TEST_LIMITS
     config = uvicorn.Config(
-        create_app(
-            db,
-            plugins=plugins,
-            entry_points=False,
-            limits=limits if limits is not None else TEST_LIMITS,
-        ),
+        create_app(db, plugins=plugins, entry_points=False, limits=limits),
+        http=limited_protocol(limits),  # as oriflamme serve runs it
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
@@ -175,11 +173,36 @@ def answer(url: str, game: str, token: str, given: object, step: int) -> dict[st
     return found  # type: ignore[no-any-return]
 
 
+class Frames:
+    """A websocket's frames as whole views: a frame sends only the log lines and events
+    the socket has not had yet (from ``log_from`` and ``events_from``); ``recv`` gives
+    the view with all of them, as JSON text, as a socket's ``recv`` gives a frame (and
+    as ``GET`` gives the view)."""
+
+    def __init__(self, socket: ClientConnection) -> None:
+        self.socket = socket
+        self.log: list[Any] = []
+        self.events: list[Any] = []
+
+    def recv(self, timeout: float | None = None) -> str:
+        text = str(self.socket.recv(timeout=timeout))
+        frame = json.loads(text)
+        if "log_from" not in frame:
+            return text
+        self.log = self.log[: frame["log_from"]] + frame["log"]
+        self.events = self.events[: frame["events_from"]] + frame["events"]
+        whole = {"log_from": 0, "log": self.log, "events_from": 0, "events": self.events}
+        return json.dumps({**frame, **whole})
+
+    def send(self, text: str) -> None:
+        self.socket.send(text)
+
+
 @contextlib.contextmanager
-def watch(url: str, game: str, token: str | None, *, timeout: float = TIMEOUT) -> Iterator[Any]:
+def watch(url: str, game: str, token: str | None, *, timeout: float = TIMEOUT) -> Iterator[Frames]:
     """A websocket on the game, its token sent as its first message; the first view
     is not read yet."""
     ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
     with connect(ws, open_timeout=timeout) as socket:
         socket.send(json.dumps({"token": token}))
-        yield socket
+        yield Frames(socket)

@@ -48,7 +48,6 @@ from .arguments import (
     MAX_GAMES,
     MAX_JOBS,
     MAX_MESSAGE,
-    MAX_SEED,
     MAX_SIZE,
     MAX_TEXT,
     QUOTE,
@@ -59,6 +58,7 @@ from .arguments import (
 from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
 from .conformance.serve import engine_command
+from .core.bounds import MAX_SEED
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from .perft import perft_command

@@ -18,7 +18,7 @@ is the story read as it happened. Card names may be in another language
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from .core.cardsets import CardDef, RevealTokens
 from .core.events import (
@@ -76,10 +76,11 @@ class Story:
 
     # Reading events.
 
-    def read(self, seen: Observation) -> list[str]:
-        """The lines for ``seen``'s events not yet read."""
+    def read(self, seen: Observation, events: Sequence[Event] | None = None) -> list[str]:
+        """The lines for ``seen``'s events not yet read (``events``: ``seen.events``,
+        for a caller that has them already)."""
         self._seen = seen
-        events = seen.events
+        events = seen.events if events is None else events
         lines: list[str] = []
         index = self.told
         while index < len(events):

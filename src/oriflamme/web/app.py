@@ -269,7 +269,7 @@ async def websocket(socket: WebSocket) -> None:
                 await socket.close(code=4404)
                 return
             # Too slow to take a view: let go; it reconnects and gets the newest.
-            await asyncio.wait_for(socket.send_text(table.view(family)), SEND_SECONDS)
+            await asyncio.wait_for(socket.send_text(watcher.frame(table)), SEND_SECONDS)
 
     async def reading() -> None:
         while True:  # what a client sends now is not read: answers go through POST

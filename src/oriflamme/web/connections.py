@@ -31,8 +31,10 @@ connection, websockets included), and the methods ``connection_made``,
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import enum
 import logging
+import socket
 from typing import Any, ClassVar
 
 import h11
@@ -96,6 +98,7 @@ class LimitedH11Protocol(H11Protocol):
             )
             transport.abort()
             return
+        _no_delay(transport)
         super().connection_made(transport)
         self._follow()
 
@@ -172,3 +175,15 @@ def limited_protocol(limits: Limits) -> type[LimitedH11Protocol]:
         shared = Connections(limits)
 
     return ServerProtocol
+
+
+def _no_delay(transport: asyncio.Transport) -> None:
+    """Sends each write at once. asyncio does so only for sockets made as TCP sockets
+    (protocol 6); a listening socket made by :func:`socket.create_server` is protocol 0,
+    and so are the connections it accepts: a response's body then waited for the
+    client's delayed acknowledgement of its headers, 40 ms, on every request of a
+    connection kept alive."""
+    sock = transport.get_extra_info("socket")
+    if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)

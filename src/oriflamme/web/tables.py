@@ -27,9 +27,11 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..core.errors import ConfigError, IllegalAnswer, OriflammeError, PluginError
-from ..core.events import event_to_dict
+from ..core.events import Event, event_to_dict
 from ..core.game import Game
+from ..core.observation import Observation
 from ..core.plugins import Registry
+from ..core.state import Log
 from ..story import Story
 from .creation import Request, read_request
 from .limits import Limits
@@ -50,6 +52,9 @@ from .views import build_view
 log = logging.getLogger("oriflamme.web")
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+#: The fields of a view that are the same for everyone at every step of a game: their
+#: JSON is made once.
+CONSTANT = ("id", "families", "cards", "sets", "variants", "seats", "names", "texts")
 
 
 class Refused(OriflammeError):
@@ -63,12 +68,20 @@ class Refused(OriflammeError):
 
 
 class Watcher:
-    """One websocket watching a table: told when there is a new view to send."""
+    """One websocket watching a table: told when there is a new view to send, and how
+    many log lines and events it has been sent (a frame sends only the new ones)."""
 
     def __init__(self, family: str | None) -> None:
         self.family = family
         self.changed = asyncio.Event()
         self.changed.set()  # the view as it is now, at once
+        self.lines = 0
+        self.events = 0
+
+    def frame(self, table: Table) -> str:
+        """The frame to send now: the view, with the lines and events not yet sent."""
+        text, self.lines, self.events = table.frame(self.family, self.lines, self.events)
+        return text
 
 
 class Table:
@@ -90,10 +103,16 @@ class Table:
         self.people = any(seat.kind == PERSON for seat in self.seats)
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
-        self._views: dict[str | None, tuple[int, str]] = {}
-        # Each family's story, and its lines as JSON; the events as JSON (public).
+        # Each family's view at the last step it was built for, but for the log and
+        # events; each family's story and its lines as JSON; the events (public), as
+        # they are and as JSON, to the log's newest node.
+        self._cores: dict[str | None, tuple[int, str]] = {}
         self._stories: dict[str | None, tuple[Story, list[str]]] = {}
-        self._events: list[str] = []
+        self._events: list[Event] = []
+        self._events_json: list[str] = []
+        self._log: Log = None
+        self._events_step = -1
+        self._constant: str | None = None
 
     @property
     def players(self) -> dict[str, str]:
@@ -112,18 +131,38 @@ class Table:
 
     def view(self, family: str | None) -> str:
         """``family``'s view now (None: a spectator's), as JSON text: built once a step."""
-        found = self._views.get(family)
+        text, _, _ = self.frame(family, 0, 0)
+        return text
+
+    def frame(self, family: str | None, log_from: int, events_from: int) -> tuple[str, int, int]:
+        """``family``'s view now as JSON text, its ``log`` and ``events`` holding only
+        what comes from ``log_from`` and ``events_from`` on (said in the view): the text,
+        and how many lines and events there are in all."""
+        core, lines = self._core(family)
+        events = self._events_json
+        log_from = min(log_from, len(lines))
+        events_from = min(events_from, len(events))
+        text = (
+            f'{core}, "log_from": {log_from}, "log": [{", ".join(lines[log_from:])}], '
+            f'"events_from": {events_from}, "events": [{", ".join(events[events_from:])}]}}'
+        )
+        return text, len(lines), len(events)
+
+    def _core(self, family: str | None) -> tuple[str, list[str]]:
+        """``family``'s view at this step as JSON, but for its log and events and its
+        closing brace, and its story's lines as JSON: built once a step."""
+        found = self._cores.get(family)
         if found is not None and found[0] == self.step:
-            return found[1]
+            return found[1], self._stories[family][1]
         observation = self.game.observe(family)
-        # The story and the events are kept as JSON as the game goes: a view is then
-        # its few changing fields, and the lines and events joined.
+        if self._events_step != self.step:
+            self._catch_up(observation)
+        # Each family's story is told as the game goes, and kept as JSON: a view is then
+        # its few changing fields, and the kept lines and events joined.
         story = self._stories.get(family)
         if story is None:
             story = self._stories[family] = (Story(self.game.rules.definitions), [])
-        story[1].extend(json.dumps(line) for line in story[0].read(observation))
-        events = observation.events
-        self._events.extend(json.dumps(event_to_dict(e)) for e in events[len(self._events) :])
+        story[1].extend(json.dumps(line) for line in story[0].read(observation, self._events))
         built = build_view(
             observation,
             self.game.rules,
@@ -133,13 +172,31 @@ class Table:
             log=[],
             events=False,
         )
-        del built["log"]
-        text = (
-            f'{json.dumps(built)[:-1]}, "log": [{", ".join(story[1])}], '
-            f'"events": [{", ".join(self._events)}]}}'
-        )
-        self._views[family] = (self.step, text)
-        return text
+        for spliced in ("log_from", "log", "events_from"):
+            del built[spliced]
+        if self._constant is None:  # the same in every view of the game, at every step
+            self._constant = json.dumps({key: built[key] for key in CONSTANT})[1:-1]
+        for key in CONSTANT:
+            del built[key]
+        core = f"{json.dumps(built)[:-1]}, {self._constant}"
+        self._cores[family] = (self.step, core)
+        return core, story[1]
+
+    def _catch_up(self, observation: Observation) -> None:
+        """Adds the events since the last step to those kept (they are public: the same
+        in every family's observation). The log is a chain, newest first, that only
+        grows: it is walked back to the newest event already kept."""
+        node, fresh = observation.log, []
+        while node is not None and node is not self._log:
+            node, kind, fields = node
+            fresh.append(kind(*fields))
+        if node is not self._log:  # not the chain kept: start again from its start
+            self._events, self._events_json = [], []
+        fresh.reverse()
+        self._events.extend(fresh)
+        self._events_json.extend(json.dumps(event_to_dict(event)) for event in fresh)
+        self._log = observation.log
+        self._events_step = self.step
 
     def replay(self, family: str | None, game: Game, step: int) -> dict[str, Any]:
         """The view ``family`` had in ``game``, after ``step`` answers."""

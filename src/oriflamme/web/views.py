@@ -60,7 +60,9 @@ def build_view(
         answer_texts=texts,
         question=question,
         waiting_for=decision.family if decision is not None else None,
+        log_from=0,  # a websocket's frame sends only what is new: see docs/web.md
         log=story_lines(observation, definitions) if log is None else log,
+        events_from=0,
         names={key: definitions[key].name for key in keys},
         texts={key: definitions[key].text for key in keys},
         bribes={str(card): family for card, family in observation.bribes.items()},

@@ -258,6 +258,7 @@ function connect() {
   const socket = new WebSocket(`${scheme}//${location.host}${base}/ws`);
   ui.socket = socket;
   let refusal = "";
+  const kept = { log: [], events: [] }; // what this socket has been sent so far
   socket.addEventListener("open", () => {
     socket.send(JSON.stringify({ token }));
   });
@@ -273,6 +274,11 @@ function connect() {
     } else if (view && typeof view === "object" && Array.isArray(view.families)) {
       ui.retry = 0;
       setConnection("Live", "live");
+      // A frame sends only the log lines and events this socket has not had yet.
+      view.log = (view.log_from ? kept.log.slice(0, view.log_from) : []).concat(view.log ?? []);
+      view.events = (view.events_from ? kept.events.slice(0, view.events_from) : []).concat(view.events ?? []);
+      kept.log = view.log;
+      kept.events = view.events;
       accept(view);
     }
   });
