@@ -46,6 +46,7 @@ from tests.web_server import call, server_process
 
 from oriflamme.core.config import COLOURS
 from oriflamme.simulate import progress_bar
+from oriflamme.web.limits import Limits
 
 #: The person's game: its seat, and a bot kind for each other family.
 PERSON = "red"
@@ -313,8 +314,9 @@ def main() -> int:
     )
     parser.add_argument(
         "--ismcts",
-        default="ismcts:iterations=2000",
-        help="the ISMCTS bot of the crowd's tables (default ismcts:iterations=2000)",
+        default=f"ismcts:iterations={Limits().bot_iterations}",
+        help="the ISMCTS bot of the crowd's tables (default: the server's cap, "
+        f"ismcts:iterations={Limits().bot_iterations})",
     )
     args = parser.parse_args()
     # The crowd's tables are all created from this one address.

@@ -204,6 +204,33 @@ def test_tables_share_the_workers_time_not_their_turns() -> None:
     assert order[7:] == ["slow", "slow"]
 
 
+def test_quick_bots_are_not_queued_behind_searches_that_have_not_started() -> None:
+    observation = an_observation()
+    order: list[str] = []
+
+    async def turns(thinkers: Thinkers, table: str, kind: str, count: int) -> None:
+        for _ in range(count):
+            answer = await thinkers.think(table, Lane.PEOPLE, kind, (), observation, "seed")
+            assert answer is not None
+            order.append(table)
+
+    async def test(thinkers: Thinkers) -> None:
+        # Four tables of slow bots ask first: once one decision of theirs has shown
+        # what they cost, the two quick tables' six go before the other three (two:
+        # a table asks again a moment after its answer, when the next has been taken).
+        await asyncio.gather(
+            *(turns(thinkers, f"slow{n}", "napping:nap=0.4", 1) for n in range(4)),
+            turns(thinkers, "quick0", "napping:nap=0.01", 3),
+            turns(thinkers, "quick1", "napping:nap=0.01", 3),
+        )
+
+    run(test)
+    print(order)
+    assert order[0] == "slow0"
+    assert sorted(order[1:7]) == ["quick0"] * 3 + ["quick1"] * 3
+    assert order[7:] == ["slow1", "slow2", "slow3"]
+
+
 def test_a_table_has_one_decision_at_a_time() -> None:
     observation = an_observation()
 

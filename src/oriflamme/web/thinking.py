@@ -16,12 +16,14 @@ bots lane): the server's own requests get the CPU first, then the bots a person 
 waiting on, then games of bots alone.
 
 **Fairness.** In a lane, tables share the workers' time, not their turns: a table has
-at most one decision queued or running, and the next decision run is that of the
-table that has had the least thinking time (first come, first served between equals).
-A table of quick bots is then served at once beside tables whose bots search for
-seconds, and one table of expensive bots cannot starve the others. Time spent waiting
-(on a person, or for a turn) earns nothing: a table asking again starts from the
-least thinking time of the tables served so far, as a newcomer does.
+at most one decision queued or running, and the next decision run is the one that
+would finish first if each table's thinking so far were counted: the least thinking
+time had plus the time a decision of its bot kind has been taking (first come, first
+served between equals). A table of quick bots is then served at once beside tables
+whose bots search for seconds, even before each of those has had a first turn, and
+one table of expensive bots cannot starve the others. Time spent waiting (on a person,
+or for a turn) earns nothing: a table asking again starts from the least thinking
+time of the tables served so far, as a newcomer does.
 
 **Bounds.** A decision that takes longer than ``bot_timeout`` seconds (counted from
 when its worker gets it) is given up: :meth:`Thinkers.think` returns None, and the
@@ -96,6 +98,8 @@ CLOSE_SECONDS = 2.0
 EXIT_SECONDS = 60.0
 #: The largest reply a worker may send (an answer as JSON); a larger one is a failure.
 MAX_REPLY = 1 << 20
+#: Bot kinds (as written, with their settings) whose decisions' cost a lane keeps.
+KINDS = 256
 #: Registries a worker keeps, one for each choice of plugins left out.
 REGISTRIES = 16
 
@@ -358,10 +362,12 @@ class Thinkers:
         """The job of the table in ``lane`` that has had the least thinking time, the
         one that has waited longest between equals (waiting for one)."""
         if lane.queue:
-            used = lane.used
-            table = min(lane.queue, key=lambda name: used.get(name, 0.0))
+            used, costs, queue = lane.used, lane.costs, lane.queue
+            table = min(
+                queue, key=lambda name: used.get(name, 0.0) + costs.get(queue[name].kind, 0.0)
+            )
             lane.floor = max(lane.floor, used.get(table, 0.0))
-            return lane.queue.pop(table)
+            return queue.pop(table)
         waiter: asyncio.Future[_Job] = asyncio.get_running_loop().create_future()
         lane.idle.append(waiter)
         try:
@@ -377,8 +383,10 @@ class Thinkers:
         try:
             return await self._answer(worker, job)
         finally:
+            took = time.monotonic() - started
             if job.table in lane.used:  # not dropped meanwhile
-                lane.used[job.table] += time.monotonic() - started
+                lane.used[job.table] += took
+            lane.cost(job.kind, took)
 
     async def _answer(self, worker: _Worker, job: _Job) -> bool:
         try:
@@ -438,8 +446,18 @@ class _Lane:
     # Thinking seconds each table has had, and the least of those served so far.
     used: dict[str, float] = attrs.field(factory=dict)
     floor: float = 0.0
+    # What a decision of each bot kind (as written) has been taking, recent ones most.
+    costs: OrderedDict[str, float] = attrs.field(factory=OrderedDict)
     alive: int = 0  # drivers not yet ended
     starting: int = 0  # of them, those whose worker is not yet ready
+
+    def cost(self, kind: str, took: float) -> None:
+        """Counts a decision of ``kind`` that took ``took`` seconds (the kinds last used
+        are kept, at most :data:`KINDS` of them)."""
+        known = self.costs.pop(kind, None)
+        self.costs[kind] = took if known is None else 0.7 * known + 0.3 * took
+        if len(self.costs) > KINDS:
+            self.costs.popitem(last=False)
 
 
 class _Worker:
