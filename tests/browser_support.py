@@ -143,7 +143,10 @@ class Watched:
             self.sent.append(Sent("GET", ws.url, "websocket", None))
             if not ws.url.startswith(self.base.replace("http://", "ws://", 1)):
                 self.elsewhere.append(ws.url)
-            ws.on("framereceived", lambda payload: self.frames.append(str(payload)))
+            # A frame sends only the log lines and events this socket has not had:
+            # each is kept whole, as the page joins them.
+            kept: dict[str, list[Any]] = {"log": [], "events": []}
+            ws.on("framereceived", lambda payload: self.frames.append(whole(str(payload), kept)))
 
         context.on("page", lambda page: page.on("websocket", socket))
         context.on("weberror", lambda error: self.errors.append(f"page error: {error.error}"))
@@ -184,6 +187,21 @@ class Watched:
         ``statuses`` (a refusal the test caused on purpose)."""
         expected = tuple(f"status of {status}" for status in statuses)
         return [e for e in self.errors if not any(word in e for word in expected)]
+
+
+def whole(text: str, kept: dict[str, list[Any]]) -> str:
+    """A websocket frame as the whole view: its log lines and events joined to those
+    ``kept`` from the socket's earlier frames (``log_from``, ``events_from``)."""
+    try:
+        frame = json.loads(text)
+    except ValueError:
+        return text
+    if not isinstance(frame, dict) or "log_from" not in frame:
+        return text
+    for name in ("log", "events"):
+        kept[name] = kept[name][: frame[f"{name}_from"]] + frame[name]
+        frame[name], frame[f"{name}_from"] = kept[name], 0
+    return json.dumps(frame)
 
 
 @dataclass
