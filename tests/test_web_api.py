@@ -305,7 +305,13 @@ def test_the_websocket_sends_the_view_then_every_change(url: str) -> None:
         assert whole["events"][frame["events_from"] :] == frame["events"]
         assert whole["log_from"] == whole["events_from"] == 0
     with watch(url, game, None) as spectator:
-        assert json.loads(spectator.recv(timeout=10))["seat"] is None
+        first = json.loads(spectator.recv(timeout=10))
+        assert first["seat"] is None
+        # What it sends after its token, text or not, is ignored.
+        spectator.socket.send(b"\x00\x01")
+        spectator.send("hello")
+        play(url, made, random.Random(SEED + 2), answers=1)
+        assert json.loads(spectator.recv(timeout=10))["step"] == first["step"] + 1
     with watch(url, game, "wrong") as wrong:
         assert "error" in json.loads(wrong.recv(timeout=10))
         with pytest.raises(Exception, match="4403"):
@@ -315,7 +321,7 @@ def test_the_websocket_sends_the_view_then_every_change(url: str) -> None:
         with pytest.raises(Exception, match="4404"):
             unknown.recv(timeout=10)
     ws_url = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
-    for hello in ("not json", json.dumps({"token": 5}), json.dumps({"tok": None})):
+    for hello in ("not json", json.dumps({"token": 5}), json.dumps({"tok": None}), b"\x00"):
         with connect(ws_url, open_timeout=10) as bad:
             bad.send(hello)
             assert "first message" in json.loads(bad.recv(timeout=10))["error"]
@@ -355,6 +361,9 @@ def test_a_token_in_a_url_is_refused_saying_where_it_goes(url: str) -> None:
     ws_url = url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws?token={token}"
     with connect(ws_url, open_timeout=10) as socket:
         assert "first message" in json.loads(socket.recv(timeout=10))["error"]
+    status, found = get(f"{url}/api/games/{made['id']}?Token={token}")
+    assert status == 400
+    assert "Authorization: Bearer" in found["error"]
     for header in ("Basic abc", "Bearer", "Bearer " + "x" * 300):
         status, found, _ = call(
             "GET", f"{url}/api/games/{made['id']}", headers={"Authorization": header}

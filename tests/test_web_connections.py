@@ -197,7 +197,10 @@ def _served(
     tmp_path: Path, args: list[str], files: int | None = None
 ) -> Iterator[tuple[str, subprocess.Popen[bytes], Path, Path]]:
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
-    process = _serve(tmp_path / "g.sqlite3", out, err, ["--create-rate", "0/1", *args], files)
+    # Every test client is 127.0.0.1: no cap per address unless a test gives one.
+    every = ["--connections-per-address", "1000000"]
+    base = ["--create-rate", "0/1", *([] if "--connections-per-address" in args else every)]
+    process = _serve(tmp_path / "g.sqlite3", out, err, [*base, *args], files)
     try:
         deadline = time.monotonic() + TIMEOUT
         while not (found := re.search(r"http://[\d.]+:\d+", out.read_text())):
@@ -456,3 +459,66 @@ def test_a_connection_kept_alive_sends_each_response_at_once(tmp_path: Path) -> 
         server.should_exit = True
         thread.join(TIMEOUT)
         listening.close()
+
+
+def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
+    args = ["--connections-per-address", "4", "--max-connections", "64"]
+    with _served(tmp_path, args) as (url, _, _, err):
+        made = post(f"{url}/api/games", {"families": 3})[1]
+        with contextlib.ExitStack() as stack:
+            sockets = [stack.enter_context(watch(url, made["id"], None)) for _ in range(4)]
+            for each in sockets:
+                assert json.loads(each.recv(timeout=TIMEOUT))["id"] == made["id"]
+            # A fifth connection from the same address is closed at once.
+            with pytest.raises(OSError, match=r"reset|closed|aborted"):
+                get(f"{url}/api/installed")
+        # The sockets closed, the address is served again.
+        deadline = time.monotonic() + TIMEOUT
+        while True:
+            with contextlib.suppress(OSError):
+                if get(f"{url}/api/installed")[0] == 200:
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        time.sleep(0.5)
+    assert "the most connections --connections-per-address allows" in err.read_text()
+
+
+def test_very_few_files_shrink_the_backlog_too(tmp_path: Path) -> None:
+    files = 256
+    with _served(tmp_path, ["--bot-workers", "2"], files) as (url, _, _, err):
+        warning = [line for line in err.read_text().splitlines() if "ulimit" in line]
+        assert len(warning) == 1
+        assert warning[0].startswith(
+            f"oriflamme: warning: only {files} files may be open at once (ulimit -n): "
+            f"{option('max_connections')} lowered from 512 to "
+        )
+        assert 8 <= int(warning[0].rsplit(" ", 1)[1]) < files
+        assert get(f"{url}/api/installed")[0] == 200
+
+
+def test_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
+    if not socket.has_ipv6:
+        pytest.skip("this Python has no IPv6")
+    try:
+        socket.create_server(("::1", 0), family=socket.AF_INET6).close()
+    except OSError as exc:
+        pytest.skip(f"no IPv6 loopback here: {exc}")
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    process = _serve(tmp_path / "g.sqlite3", out, err, ["--host", "::1"])
+    try:
+        deadline = time.monotonic() + TIMEOUT
+        while not (found := re.search(r"http://\[::1\]:\d+", out.read_text())):
+            assert process.poll() is None, err.read_text()
+            assert time.monotonic() < deadline, err.read_text()
+            time.sleep(0.05)
+        url = found.group(0)
+        while True:
+            with contextlib.suppress(OSError):
+                if get(f"{url}/api/installed")[0] == 200:
+                    break
+            assert time.monotonic() < deadline, err.read_text()
+            time.sleep(0.05)
+    finally:
+        process.kill()
+        process.wait(TIMEOUT)

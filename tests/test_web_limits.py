@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sqlite3
 import stat
 import threading
 import time
@@ -20,7 +21,7 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from oriflamme.web.limits import Limits, Rate
-from oriflamme.web.store import Seat, Store, token_hash
+from oriflamme.web.store import Seat, Store, StoreError, token_hash
 
 from .web_server import TEST_LIMITS, call, get, post, server_thread, watch
 
@@ -176,14 +177,38 @@ def test_a_creation_flood_is_slowed_down(tmp_path: Path) -> None:
 def test_a_seat_answering_too_fast_is_slowed_down(url: str) -> None:
     made = create(url)
     family, seen = asked(url, made)
-    statuses = []
-    for _ in range(40):  # the same (stale) answer, again and again
-        body = {"answer": seen["answers"][0], "step": seen["step"] + 1}
-        statuses.append(
-            post(f"{url}/api/games/{made['id']}/answer", body, made["seats"][family])[0]
-        )
-    assert statuses[:30] == [409] * 30
+    token = made["seats"][family]
+    path = f"{url}/api/games/{made['id']}/answer"
+    # Stale answers (a retry, a double click) are refused for free...
+    stale = {"answer": seen["answers"][0], "step": seen["step"] + 1}
+    assert {post(path, stale, token)[0] for _ in range(40)} == {409}
+    # ...illegal ones reach the engine, and count.
+    illegal = {"answer": [999, "first"], "step": seen["step"]}
+    statuses = [post(path, illegal, token)[0] for _ in range(40)]
+    assert statuses[:30] == [400] * 30
     assert set(statuses[30:]) == {429}
+    assert get(f"{url}/api/games/{made['id']}")[1]["step"] == seen["step"]
+
+
+def test_a_refused_creation_costs_nothing(tmp_path: Path) -> None:
+    limits = Limits(create_rate=Rate(2, 60.0), bot_workers=2)
+    with server_thread(tmp_path / "games.sqlite3", limits=limits) as url:
+        for _ in range(10):
+            assert post(f"{url}/api/games", {"families": 9})[0] == 400
+        assert [post(f"{url}/api/games", {"families": 3})[0] for _ in range(3)] == [201, 201, 429]
+
+
+def test_replays_are_slowed_down_per_address(tmp_path: Path) -> None:
+    limits = Limits(create_rate=TEST_LIMITS.create_rate, replay_rate=Rate(5, 60.0), bot_workers=2)
+    with server_thread(tmp_path / "games.sqlite3", limits=limits) as url:
+        made = create(url)
+        statuses = [get(f"{url}/api/games/{made['id']}/replay?step=0")[0] for _ in range(8)]
+        assert statuses == [200] * 5 + [429] * 3
+        # A step that is not a whole number written in ASCII digits is a plain refusal.
+        for step in ("%C2%B9", "%D9%A3", "1e3"):
+            status, found = get(f"{url}/api/games/{made['id']}/replay?step={step}")
+            assert status == 400, step
+            assert "whole number" in found["error"]
 
 
 def test_the_games_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
@@ -197,6 +222,22 @@ def test_the_games_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     loose.touch(mode=0o644)
     Store(loose).close()
     assert stat.S_IMODE(os.stat(loose).st_mode) == 0o600
+    # A journal left open to others (by an older server) is closed to them too.
+    with sqlite3.connect(loose) as db:
+        db.execute("PRAGMA user_version")
+    wal = Path(f"{loose}-wal")
+    wal.write_bytes(b"")
+    wal.chmod(0o644)
+    opened = Store(loose)
+    assert stat.S_IMODE(os.stat(wal).st_mode) == 0o600
+    opened.close()
+    # A file that is not a games file is refused and left as it was.
+    notes = tmp_path / "notes.txt"
+    notes.write_text("my notes\n" * 100)
+    notes.chmod(0o644)
+    with pytest.raises(StoreError):
+        Store(notes)
+    assert stat.S_IMODE(os.stat(notes).st_mode) == 0o644
 
 
 def test_finished_and_abandoned_games_expire(tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ import json
 import random
 import signal
 import sqlite3
+import time
 from pathlib import Path
 from typing import Any
 
@@ -99,3 +100,26 @@ def test_lobby_games_let_go_from_memory_are_read_back(tmp_path: Path) -> None:
             assert views_of(url, game) == views
             status, replayed = get(f"{url}/api/games/{game['id']}/replay?step=1")
             assert status == 200, replayed
+
+
+def test_games_polled_past_what_memory_holds_play_on(tmp_path: Path) -> None:
+    # Two games waiting on a searching bot, each polled by its player, with room in
+    # memory for one: a game whose bots are thinking is not let go, so both move on.
+    print(f"seed {SEED}")
+    limits = Limits(create_rate=TEST_LIMITS.create_rate, max_live=1, bot_workers=2)
+    bots = {"red": "ismcts:iterations=30", "blue": "ismcts:iterations=30"}
+    with server_thread(tmp_path / "games.sqlite3", limits=limits) as url:
+        made = [
+            post(f"{url}/api/games", {"families": 3, "bots": bots, "first_player": "red"})[1]
+            for _ in range(2)
+        ]
+        deadline = time.monotonic() + 60
+        while True:
+            views = [
+                get(f"{url}/api/games/{game['id']}", game["seats"]["green"])[1] for game in made
+            ]
+            if all(view["answers"] for view in views):
+                break  # both games came round to the person
+            assert time.monotonic() < deadline, [view["step"] for view in views]
+            time.sleep(0.02)
+        assert all(view["step"] >= 2 for view in views)

@@ -1,5 +1,5 @@
 """Where bots think (oriflamme.web.thinking), against real worker processes: the same
-answers as a bot in the server's process, tables served in turn, the people lane
+answers as a bot in the server's process, tables sharing the workers' time, the people lane
 served while games of bots alone fill theirs, work dropped, bots that never answer or
 fail, and closing; and the caps a server puts on bot settings (players.check_bot).
 
@@ -182,12 +182,12 @@ def test_tables_share_the_workers_time_not_their_turns() -> None:
 
     async def turns(thinkers: Thinkers, table: str, kind: str) -> None:
         for _ in range(3):
-            answer = await thinkers.think(table, Lane.PEOPLE, kind, (), observation, "seed")
+            answer = await thinkers.think(table, Lane.BOTS, kind, (), observation, "seed")
             assert answer is not None
             order.append(table)
 
     async def test(thinkers: Thinkers) -> None:
-        # One worker in the people lane: the order answers come in is the order they
+        # One worker in the bots lane: the order answers come in is the order they
         # were worked out in. Each table has its first turn in the order it asked; then
         # the slow table, which has had the most time, waits until the quick ones
         # have had as much.
@@ -210,7 +210,7 @@ def test_quick_bots_are_not_queued_behind_searches_that_have_not_started() -> No
 
     async def turns(thinkers: Thinkers, table: str, kind: str, count: int) -> None:
         for _ in range(count):
-            answer = await thinkers.think(table, Lane.PEOPLE, kind, (), observation, "seed")
+            answer = await thinkers.think(table, Lane.BOTS, kind, (), observation, "seed")
             assert answer is not None
             order.append(table)
 
@@ -229,6 +229,30 @@ def test_quick_bots_are_not_queued_behind_searches_that_have_not_started() -> No
     assert order[0] == "slow0"
     assert sorted(order[1:7]) == ["quick0"] * 3 + ["quick1"] * 3
     assert order[7:] == ["slow1", "slow2", "slow3"]
+
+
+def test_a_person_playing_quick_bots_never_waits_behind_a_search() -> None:
+    observation = an_observation()
+    done: list[str] = []
+
+    async def test(thinkers: Thinkers) -> None:
+        # The people lane's one worker is busy with a long decision of another game.
+        searching = asyncio.create_task(
+            thinkers.think("search", Lane.PEOPLE, "napping:nap=3", (), observation, "seed")
+        )
+        await asyncio.sleep(0.5)
+        for step in range(5):
+            for kind in ("random", "heuristic"):
+                answer = await thinkers.think(
+                    "quick", Lane.PEOPLE, kind, (), observation, f"seed:{step}"
+                )
+                assert answer is not None
+                done.append(kind)
+        assert not searching.done()  # all of them answered while it still searched
+        assert await searching is not None
+
+    run(test)
+    assert done == ["random", "heuristic"] * 5
 
 
 def test_a_table_has_one_decision_at_a_time() -> None:
@@ -285,9 +309,11 @@ def test_the_bots_lane_runs_lowest() -> None:
 
 
 def test_lanes_split_the_workers() -> None:
-    assert Thinkers(Limits(bot_workers=2)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 1}
-    assert Thinkers(Limits(bot_workers=3)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 2}
-    assert Thinkers(Limits(bot_workers=8)).sizes() == {Lane.PEOPLE: 4, Lane.BOTS: 4}
+    # And one more for the people's quick decisions.
+    quick = {Lane.QUICK: 1}
+    assert Thinkers(Limits(bot_workers=2)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 1, **quick}
+    assert Thinkers(Limits(bot_workers=3)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 2, **quick}
+    assert Thinkers(Limits(bot_workers=8)).sizes() == {Lane.PEOPLE: 4, Lane.BOTS: 4, **quick}
 
 
 # Dropping, failing, closing.
@@ -344,18 +370,18 @@ def test_a_bot_that_fails_gives_no_answer() -> None:
     observation = an_observation()
 
     async def test(thinkers: Thinkers) -> None:
-        before = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
-        assert await thinkers.think("t", Lane.PEOPLE, "broken", (), observation, "seed") is None
+        before = await thinkers.think("t", Lane.BOTS, "whoami", (), observation, "seed")
+        assert await thinkers.think("t", Lane.BOTS, "broken", (), observation, "seed") is None
         # A bot's failure is its decision's: the worker goes on.
-        assert await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "s") == before
+        assert await thinkers.think("t", Lane.BOTS, "whoami", (), observation, "s") == before
         # A bot that ends its process: no answer, and another worker.
-        assert await thinkers.think("t", Lane.PEOPLE, "crash", (), observation, "seed") is None
-        after = await thinkers.think("t", Lane.PEOPLE, "whoami", (), observation, "seed")
+        assert await thinkers.think("t", Lane.BOTS, "crash", (), observation, "seed") is None
+        after = await thinkers.think("t", Lane.BOTS, "whoami", (), observation, "seed")
         assert isinstance(before, list)
         assert isinstance(after, list)
         assert after[0] != before[0]
         # A kind the worker does not know: no answer either.
-        assert await thinkers.think("t", Lane.PEOPLE, "genius", (), observation, "s") is None
+        assert await thinkers.think("t", Lane.BOTS, "genius", (), observation, "s") is None
 
     run(test)
 

@@ -30,9 +30,15 @@ from oriflamme.web.limits import Limits, Rate
 
 #: How long a request, or a server's start, may take before the test fails (seconds).
 TIMEOUT = 30.0
-#: The limits of a test server: the defaults, but that tests make games quickly from
-#: one address (the rate limits have tests of their own).
-TEST_LIMITS = Limits(create_rate=Rate(0, 1.0), bot_workers=2)
+#: The limits of a test server: the defaults, but that tests make games and replays
+#: quickly and open many connections from one address (those limits have tests of
+#: their own).
+TEST_LIMITS = Limits(
+    create_rate=Rate(0, 1.0),
+    replay_rate=Rate(0, 1.0),
+    connections_per_address=1_000_000,
+    bot_workers=2,
+)
 
 
 @contextlib.contextmanager
@@ -78,6 +84,9 @@ def server_process(
     at the end if still running. Games are created without a rate limit unless ``args``
     gives one."""
     rate = [] if "--create-rate" in args else ["--create-rate", "0/1"]
+    # Every test client is 127.0.0.1: no cap per address unless ``args`` gives one.
+    if "--connections-per-address" not in args:
+        rate += ["--connections-per-address", "1000000"]
     process = subprocess.Popen(
         [
             sys.executable,

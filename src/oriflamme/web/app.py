@@ -27,7 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..core.errors import ConfigError, SaveError
 from .installed import installed
-from .limits import Limits
+from .limits import Limits, client
 from .origins import HostsAndOrigins
 from .rates import RateLimit
 from .store import Store, StoreError
@@ -112,7 +112,7 @@ def _token(request: Request) -> str | None:
     """The seat's (or creator's) token, from ``Authorization: Bearer <token>``; None
     with no such header (a spectator). A token in the URL is refused: proxies and
     access logs keep URLs."""
-    if "token" in request.query_params:
+    if any(name.lower() == "token" for name in request.query_params):
         raise Refused(
             400,
             "a token is sent in the header Authorization: Bearer <token>, never in the "
@@ -129,8 +129,9 @@ def _token(request: Request) -> str | None:
 
 
 def _client(request: Request) -> str:
-    """The client's address (a trusted proxy's X-Forwarded-For, see serve)."""
-    return request.client.host if request.client is not None else "?"
+    """The client the request comes from: its address (a trusted proxy's
+    X-Forwarded-For, see serve), an IPv6 address's /64."""
+    return client(request.client.host) if request.client is not None else "?"
 
 
 def _json_text(text: str, status: int = 200) -> Response:
@@ -167,9 +168,10 @@ def _links(request: Request, table: Table, creator: str, tokens: dict[str, str])
 
 
 async def create(request: Request) -> Response:
-    request.app.state.create_rate.take(_client(request))
     body = await read_json(request)
-    table, creator, tokens = _tables(request).create(body)
+    # Counted once the request is read and checked: a refused one costs nothing.
+    rate = request.app.state.create_rate
+    table, creator, tokens = _tables(request).create(body, lambda: rate.take(_client(request)))
     return JSONResponse(_links(request, table, creator, tokens), status_code=201)
 
 
@@ -192,12 +194,14 @@ async def table_links(request: Request) -> Response:
 
 async def answer(request: Request) -> Response:
     tables = _tables(request)
+    token = _token(request)
+    # The body is read before the game is looked up: from then on, nothing waits until
+    # the answer is played, so the game cannot be let go from memory meanwhile.
+    body = await read_json(request)
     table = tables.find(request.path_params["id"])
-    family = table.seat(_token(request))
+    family = table.seat(token)
     if family is None:
         raise Refused(403, "answering needs a seat's token (Authorization: Bearer <token>)")
-    request.app.state.answer_rate.take(f"{table.id}:{family}")
-    body = await read_json(request)
     step = body.get("step") if isinstance(body, dict) else None
     if not isinstance(body, dict) or set(body) != {"answer", "step"} or type(step) is not int:
         raise Refused(
@@ -205,6 +209,8 @@ async def answer(request: Request) -> Response:
             'the body must be {"answer": <one of the view\'s "answers">, '
             '"step": <the view\'s "step">}',
         )
+    tables.check_turn(table, family, step)  # refused for free: a retry costs nothing
+    request.app.state.answer_rate.take(f"{table.id}:{family}")
     return _json_text(await tables.answer(table, family, body["answer"], step))
 
 
@@ -213,8 +219,9 @@ async def replay(request: Request) -> Response:
     table = tables.find(request.path_params["id"])
     family = table.seat(_token(request))
     step = request.query_params.get("step", "")
-    if not step.isdigit() or len(step) > 9:
+    if not (step.isascii() and step.isdigit()) or len(step) > 9:
         raise Refused(400, f"step must be a whole number from 0 to {table.step}")
+    request.app.state.replay_rate.take(_client(request))
     return JSONResponse(tables.replay(table, family, int(step)))
 
 
@@ -222,8 +229,10 @@ async def _hello(socket: WebSocket) -> str | None:
     """The token a websocket sends first, ``{"token": <token> | null}`` (null: a
     spectator); a browser cannot put a header on a websocket, and a URL is logged."""
     try:
-        text = await asyncio.wait_for(socket.receive_text(), HELLO_SECONDS)
-        hello = json.loads(text)
+        message = await asyncio.wait_for(socket.receive(), HELLO_SECONDS)
+        if message["type"] == "websocket.disconnect":
+            raise WebSocketDisconnect(message.get("code", 1000))
+        hello = json.loads(message.get("text") or "")  # a binary message is no token
     except (TimeoutError, ValueError, RecursionError) as exc:
         raise Refused(400, 'the first message must be {"token": <token> or null}') from exc
     token = hello.get("token") if isinstance(hello, dict) else None
@@ -243,7 +252,7 @@ async def websocket(socket: WebSocket) -> None:
     await socket.accept()
     tables = _tables(socket)
     try:
-        if "token" in socket.query_params:
+        if any(name.lower() == "token" for name in socket.query_params):
             raise Refused(400, "a token is sent in the first message, never in the URL")
         token = await _hello(socket)
         table = tables.find(socket.path_params["id"])
@@ -266,14 +275,19 @@ async def websocket(socket: WebSocket) -> None:
             await watcher.changed.wait()
             watcher.changed.clear()
             if tables.gone(table):
-                await socket.close(code=4404)
+                if table.expired:
+                    await socket.send_json({"error": "this game was kept long enough: it is gone"})
+                    await socket.close(code=4404)
+                else:  # let go from memory: a new connection finds it again
+                    await socket.close(code=1012)
                 return
             # Too slow to take a view: let go; it reconnects and gets the newest.
             await asyncio.wait_for(socket.send_text(watcher.frame(table)), SEND_SECONDS)
 
     async def reading() -> None:
-        while True:  # what a client sends now is not read: answers go through POST
-            await socket.receive_text()
+        # What a client sends now is not read (answers go through POST), text or not.
+        while (await socket.receive())["type"] != "websocket.disconnect":
+            pass
 
     tasks = [asyncio.ensure_future(sending()), asyncio.ensure_future(reading())]
     try:
@@ -329,6 +343,16 @@ ROUTES = [
 ]
 
 
+async def crashed(request: Request, exc: Exception) -> Response:
+    """A failure nobody foresaw: a JSON error with the usual headers. Only the kind of
+    failure is logged here: its message might name a hidden card."""
+    log.error("%s %s: %s", request.method, request.url.path, type(exc).__name__)
+    response = error(500, "the server failed on this request")
+    for name, value in [*HEADERS, (b"cache-control", b"no-store")]:
+        response.headers[name.decode()] = value.decode()
+    return response
+
+
 def create_app(
     db: Path | str,
     *,
@@ -372,6 +396,7 @@ def create_app(
             ConfigError: bad_config,
             SaveError: unreadable,
             StoreError: unreadable,
+            Exception: crashed,
         },
         lifespan=lifespan,
     )
@@ -380,5 +405,6 @@ def create_app(
     app.state.tables = tables
     app.state.create_rate = RateLimit(limits.create_rate, "games created from this address")
     app.state.answer_rate = RateLimit(limits.answer_rate, "answers from this seat")
+    app.state.replay_rate = RateLimit(limits.replay_rate, "replays from this address")
     app.state.installed = installed(tables.registry())
     return app

@@ -33,14 +33,16 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import enum
+import ipaddress
 import logging
 import socket
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import h11
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from .limits import Limits, option
+from .limits import Limits, client, option
 
 log = logging.getLogger("oriflamme.web")
 
@@ -56,10 +58,25 @@ class Connections:
     """What the connections of one server share: its limits, and those waiting for a
     request's headers, oldest first (the ones a new connection may evict)."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, proxies: Sequence[str] = ()) -> None:
         self.limits = limits
         # A dict keeps insertion order: the first key is the one waiting longest.
         self.waiting: dict[LimitedH11Protocol, None] = {}
+        # Open connections by client (see limits.client), and the proxies not counted.
+        self.by_client: dict[str, int] = {}
+        self._proxies = [_network(proxy) for proxy in proxies]
+
+    def counted(self, address: str) -> str | None:
+        """The client ``address`` is counted as, None for a trusted proxy."""
+        if any(network is None for network in self._proxies):  # "*": every address
+            return None
+        try:
+            found = ipaddress.ip_address(address)
+        except ValueError:
+            return client(address)
+        if any(network is not None and found in network for network in self._proxies):
+            return None
+        return client(address)
 
     def evict_oldest_waiting(self) -> bool:
         """Drops the connection waiting longest for headers; False if none is waiting."""
@@ -81,9 +98,24 @@ class LimitedH11Protocol(H11Protocol):
         self._deadline: asyncio.TimerHandle | None = None
         self._refused = False
         self._upgraded = False
+        self._client: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         shared = self.shared
+        peer = transport.get_extra_info("peername")
+        who = shared.counted(str(peer[0])) if isinstance(peer, tuple) and peer else None
+        if (
+            who is not None
+            and shared.by_client.get(who, 0) >= shared.limits.connections_per_address
+        ):
+            self._refused = True
+            log.warning(
+                "connection from %s refused: it has the most connections %s allows",
+                who,
+                option("connections_per_address"),
+            )
+            transport.abort()
+            return
         if (
             len(self.server_state.connections) >= shared.limits.max_connections
             and not shared.evict_oldest_waiting()
@@ -98,6 +130,9 @@ class LimitedH11Protocol(H11Protocol):
             )
             transport.abort()
             return
+        if who is not None:
+            shared.by_client[who] = shared.by_client.get(who, 0) + 1
+            self._client = who
         _no_delay(transport)
         super().connection_made(transport)
         self._follow()
@@ -105,8 +140,18 @@ class LimitedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._refused:  # uvicorn never saw it: nothing of its to undo
             return
+        if not self._upgraded:  # else the websocket's end gives its place back
+            self._release()
         self._stop()
         super().connection_lost(exc)
+
+    def _release(self) -> None:
+        """Gives back this connection's place in its address's count (once)."""
+        if self._client is not None:
+            left = self.shared.by_client.pop(self._client, 1) - 1
+            if left > 0:
+                self.shared.by_client[self._client] = left
+            self._client = None
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
@@ -122,6 +167,18 @@ class LimitedH11Protocol(H11Protocol):
         self._upgraded = True
         self._stop()
         super().handle_websocket_upgrade(event)
+        # The connection is now the websocket protocol's, which is told when it ends:
+        # it gives back this connection's place in its address's count then.
+        if self._client is not None:
+            socket_protocol = self.transport.get_protocol()
+            if socket_protocol is not self:
+                ended = socket_protocol.connection_lost
+
+                def lost(exc: Exception | None) -> None:
+                    self._release()
+                    ended(exc)
+
+                socket_protocol.connection_lost = lost  # type: ignore[method-assign]
 
     def drop(self) -> None:
         """Closes the connection at once, discarding anything not yet sent to it."""
@@ -167,12 +224,13 @@ def _address(transport: asyncio.BaseTransport) -> str:
     return "an unknown address"
 
 
-def limited_protocol(limits: Limits) -> type[LimitedH11Protocol]:
+def limited_protocol(limits: Limits, proxies: Sequence[str] = ()) -> type[LimitedH11Protocol]:
     """The protocol class to give ``uvicorn.Config(http=...)``: one per server, its
-    connections sharing ``limits``."""
+    connections sharing ``limits``; ``proxies`` (addresses, networks or ``*``) are not
+    counted per address."""
 
     class ServerProtocol(LimitedH11Protocol):
-        shared = Connections(limits)
+        shared = Connections(limits, proxies)
 
     return ServerProtocol
 
@@ -187,3 +245,8 @@ def _no_delay(transport: asyncio.Transport) -> None:
     if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6):
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+
+
+def _network(proxy: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """A trusted proxy as a network (None: ``*``, any address)."""
+    return None if proxy.strip() == "*" else ipaddress.ip_network(proxy.strip(), strict=False)

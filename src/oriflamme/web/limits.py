@@ -8,6 +8,7 @@ public server from being stalled by one client.
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Iterator
 
@@ -53,8 +54,9 @@ class Limits:
     """Every limit of the server. Each field is one ``serve`` option: the field's name
     with ``-`` for ``_`` (``max_connections`` is ``--max-connections``)."""
 
-    #: Seconds a client has to send a request's headers once it starts one (and to
-    #: send its first request once it connects); a client slower than that is dropped.
+    #: Seconds a client has to send a request's headers, counted from when it
+    #: connects or from the end of its last response; a client slower than that is
+    #: dropped.
     header_seconds: float = 10.0
     #: Seconds a client has to send a request's body once its headers are in.
     body_seconds: float = 10.0
@@ -62,10 +64,17 @@ class Limits:
     #: oldest still waiting for its headers, or is closed at once if none is, so the
     #: server never runs out of file descriptors.
     max_connections: int = 512
-    #: Games created per client address.
+    #: Open connections (websockets included) from one client address (an IPv6
+    #: address's /64); past it, a new one from there is closed at once. Not counted for
+    #: --trusted-proxies, whose connections carry everyone's requests.
+    connections_per_address: int = 64
+    #: Games created per client address (0/1: no limit).
     create_rate: Rate = Rate(20, 60.0)
-    #: Answers sent per seat (each seat is one client: its token).
+    #: Answers sent per seat (each seat is one client: its token; 0/1: no limit).
     answer_rate: Rate = Rate(60, 10.0)
+    #: Replays asked for per client address (0/1: no limit): each plays the game
+    #: again from its start.
+    replay_rate: Rate = Rate(60, 10.0)
     #: Games kept in the games file; creating one more is refused (503) until some expire.
     max_games: int = 100_000
     #: Days a finished game is kept after its last answer (its links and replay).
@@ -112,6 +121,7 @@ class Limits:
                 raise ConfigError(f"{option(name)}: expected {low:g} to 10000000, not {value:g}")
         for name, low in (
             ("max_connections", 8),
+            ("connections_per_address", 1),
             ("max_games", 1),
             ("max_live", 1),
             ("bot_workers", 2),
@@ -131,3 +141,17 @@ def option(name: str) -> str:
 def fields() -> Iterator[attrs.Attribute]:  # type: ignore[type-arg]
     """Each limit, in the order the docs list them."""
     yield from attrs.fields(Limits)
+
+
+def client(address: str) -> str:
+    """The client an address counts as: itself, or for an IPv6 address its /64 (one
+    household's network, whose machines choose their own addresses in it)."""
+    try:
+        found = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(found, ipaddress.IPv6Address):
+        if found.ipv4_mapped is not None:
+            return str(found.ipv4_mapped)
+        return str(ipaddress.IPv6Network((found, 64), strict=False))
+    return str(found)

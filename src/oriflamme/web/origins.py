@@ -101,11 +101,13 @@ def same_site(origin: str, host: str) -> bool:
 
 
 def _name(host: str) -> str:
-    """The name in a ``Host`` header, without its port, in lower case."""
+    """The name in a ``Host`` header, without its port or a final dot (``localhost.``
+    is ``localhost``), in lower case."""
     host = host.strip().lower()
     if host.startswith("["):  # an IPv6 address
         return host[1 : host.find("]")] if "]" in host else ""
-    return host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
+    return name[:-1] if name.endswith(".") else name
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:

@@ -36,6 +36,8 @@ MAX_BACKLOG = 2048
 #: The fewest connections waiting to be accepted: below it, a burst of clients
 #: connecting at once would wait for their systems to try again (a second or more).
 MIN_BACKLOG = 64
+#: The backlog where files are so few that even :data:`MIN_BACKLOG` does not fit.
+LEAST_BACKLOG = 8
 #: Turns of the event loop whose accepted connections may hold descriptors at once (one
 #: accepted, one given its transport, one evicted or refused and closing: three
 #: measured, one more kept).
@@ -49,7 +51,7 @@ SPARE_FILES = 64
 #: every request is one line of one kind there, and a log of requests that kept only
 #: twenty a minute would be of no use; it is rotated as any access log is.
 LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio"]
-_TOKEN = re.compile(r"(token=)[^&\s]*")
+_TOKEN = re.compile(r"(token=)[^&\s]*", re.IGNORECASE)
 
 
 def default_db() -> Path:
@@ -243,17 +245,24 @@ def fit_open_files(limits: Limits) -> Fitted:
     backlog = (soft - spare - limits.max_connections) // TURNS_IN_HAND
     if backlog >= MIN_BACKLOG:
         return Fitted(limits, min(backlog, MAX_BACKLOG))
-    fits = soft - spare - TURNS_IN_HAND * MIN_BACKLOG
+    room = soft - spare
+    backlog = MIN_BACKLOG
+    if room - TURNS_IN_HAND * backlog < 8:
+        # Very few files: the backlog shrinks too, to leave half the room to connections.
+        backlog = max(LEAST_BACKLOG, room // (2 * TURNS_IN_HAND))
+    fits = min(limits.max_connections, room - TURNS_IN_HAND * backlog)
     if fits < 8:
-        least = 8 + spare + TURNS_IN_HAND * MIN_BACKLOG
+        least = 8 + spare + TURNS_IN_HAND * LEAST_BACKLOG
         raise OriflammeError(
             f"only {soft} files may be open at once (ulimit -n); the server needs {least}"
         )
+    if fits == limits.max_connections:
+        return Fitted(limits, backlog)
     line = (
         f"oriflamme: warning: only {soft} files may be open at once (ulimit -n): "
         f"{option('max_connections')} lowered from {limits.max_connections} to {fits}"
     )
-    return Fitted(attrs.evolve(limits, max_connections=fits), MIN_BACKLOG, line)
+    return Fitted(attrs.evolve(limits, max_connections=fits), backlog, line)
 
 
 class _HideTokens(logging.Filter):
@@ -291,6 +300,17 @@ def _server_logs(per_minute: int) -> Iterator[None]:
             logging.getLogger(name).removeFilter(log_filter)
 
 
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket listening on ``host`` (an IPv6 address too; ``::`` takes IPv4 as well
+    where the system allows it)."""
+    if ":" not in host:
+        return socket.create_server((host, port))
+    both = host.strip("[]") == "::" and socket.has_dualstack_ipv6()
+    return socket.create_server(
+        (host.strip("[]"), port), family=socket.AF_INET6, dualstack_ipv6=both
+    )
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; the address is printed once the server listens."""
     limits = limits_of(args)
@@ -309,7 +329,7 @@ def serve_command(args: argparse.Namespace) -> int:
     db = args.db if args.db is not None else default_db()
     app = create_app(db, limits=limits)
     try:
-        listening = socket.create_server((args.host, args.port))
+        listening = _listen(args.host, args.port)
     except OSError as exc:
         raise OriflammeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
     host, port = listening.getsockname()[:2]
@@ -321,7 +341,7 @@ def serve_command(args: argparse.Namespace) -> int:
     trusted = list(args.trusted_proxies)
     config = uvicorn.Config(
         app,
-        http=limited_protocol(limits),
+        http=limited_protocol(limits, trusted),
         ws_max_size=WS_MAX_SIZE,
         # Each frame compressed for each watcher was a fifth of the server's time under
         # load; a view is a few kilobytes of JSON.

@@ -128,9 +128,13 @@ class Store:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            _private(self.path)
+            _create_private(self.path)
             self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             self._setup()
+            # Only once it is known to be a games file: another file is left as it was.
+            for each in (self.path, *(Path(f"{self.path}{end}") for end in ("-wal", "-shm"))):
+                if each.exists():
+                    each.chmod(0o600)
         except (OSError, sqlite3.Error) as exc:
             raise StoreError(f"cannot use {self.path} as the games file: {exc}") from exc
 
@@ -290,14 +294,14 @@ class Store:
         return [(family, json.loads(answer)) for family, answer in rows]
 
 
-def _private(path: Path) -> None:
-    """Makes ``path`` readable and writable by its owner only, creating it if need be
+def _create_private(path: Path) -> None:
+    """Creates ``path``, if there is none, readable and writable by its owner only
     (SQLite gives its journal files the same permissions)."""
-    descriptor = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        os.fchmod(descriptor, 0o600)
-    finally:
-        os.close(descriptor)
+        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return
+    os.close(descriptor)
 
 
 def seat_of(seats: tuple[Seat, ...], token: str) -> str | None:

@@ -23,7 +23,7 @@ import re
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..core.errors import ConfigError, IllegalAnswer, OriflammeError, PluginError
@@ -100,6 +100,8 @@ class Table:
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         self.bots: asyncio.Task[None] | None = None
+        self.using = 0  # requests at work on it
+        self.expired = False  # deleted from the file: kept long enough
         self.people = any(seat.kind == PERSON for seat in self.seats)
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
@@ -206,8 +208,14 @@ class Table:
 
     @property
     def busy(self) -> bool:
-        """Whether someone watches: such a table is never let go from memory."""
-        return bool(self.watchers)
+        """Whether someone watches, a request is using it or its bots are thinking:
+        such a table is not let go from memory (a copy read back from the file while
+        this one is in use would not see what this one plays)."""
+        return (
+            bool(self.watchers)
+            or self.using > 0
+            or (self.bots is not None and not self.bots.done())
+        )
 
 
 class Tables:
@@ -255,15 +263,19 @@ class Tables:
 
     # Making and finding games.
 
-    def create(self, body: object) -> tuple[Table, str, dict[str, str]]:
+    def create(
+        self, body: object, count: Callable[[], None] = lambda: None
+    ) -> tuple[Table, str, dict[str, str]]:
         """A new game from a creation request: the table, the creator's token and each
-        person's token."""
+        person's token. ``count`` is called once the request is found good (it may
+        refuse, as a rate limit does)."""
         everyone = self.registry()
         request = read_request(
             body,
             self.optional_plugins(),
             lambda kind, family: check_bot(kind, family, everyone, limits=self.limits),
         )
+        count()
         if self._games >= self.limits.max_games:
             self.expire()
             if self._games >= self.limits.max_games:
@@ -342,10 +354,14 @@ class Tables:
         return table
 
     def _let_go(self, game_id: str) -> None:
-        """Drops a game from memory, and any bot work for it (the file has it all)."""
+        """Drops a game from memory, and any bot work for it (the file has it all);
+        its watchers, if any, are told (they connect again and find it read back)."""
         table = self._live.pop(game_id, None)
-        if table is not None and table.bots is not None:
-            table.bots.cancel()
+        if table is not None:
+            if table.bots is not None:
+                table.bots.cancel()
+            for watcher in table.watchers:
+                watcher.changed.set()
         self.thinkers.drop(game_id)
 
     def expire(self) -> int:
@@ -359,6 +375,7 @@ class Tables:
         for game_id in gone:
             table = self._live.get(game_id)
             if table is not None:
+                table.expired = True
                 for watcher in table.watchers:
                     watcher.changed.set()  # they find the game gone
             self._let_go(game_id)
@@ -371,17 +388,21 @@ class Tables:
         """``family`` answers at ``step``: its new view. 409 if it is not its turn or
         the game is at another step (the answer was played already, or came late), 400
         if the answer is refused; the game stays as it was."""
-        async with table.lock:
-            self._play(table, family, answer, step)
-            view = table.view(family)
+        table.using += 1
+        try:
+            async with table.lock:
+                self._play(table, family, answer, step)
+                view = table.view(family)
+        finally:
+            table.using -= 1
         self._announce(table)
         self.play_bots(table)
         return view
 
-    def _play(self, table: Table, family: str, answer: object, step: int) -> None:
-        game = table.game
-        decision = game.decision
-        # Refused before the engine sees it: only the family asked, at the step asked.
+    def check_turn(self, table: Table, family: str, step: int) -> None:
+        """Refuses (409) an answer of ``family`` at ``step`` before the engine sees it:
+        only the family asked may answer, at the step asked."""
+        decision = table.game.decision
         if decision is None:
             raise Refused(409, "the game is over")
         if step != table.step:
@@ -392,6 +413,10 @@ class Tables:
             )
         if decision.family != family:
             raise Refused(409, f"it is {decision.family}'s turn, not {family}'s")
+
+    def _play(self, table: Table, family: str, answer: object, step: int) -> None:
+        self.check_turn(table, family, step)
+        game = table.game
         before = game.clone()
         try:
             game.answer(answer, family=family)

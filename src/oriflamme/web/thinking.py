@@ -10,10 +10,14 @@ restarted server plays on exactly as the first would have.
 
 **Lanes.** Workers are split in two lanes: :attr:`Lane.PEOPLE`, games with at least
 one person (someone is waiting on these bots), and :attr:`Lane.BOTS`, games of bots
-alone. The people lane has half the workers (at least one), the bots lane the rest.
-Workers run below the server's priority (``nice`` +5 for the people lane, +19 for the
-bots lane): the server's own requests get the CPU first, then the bots a person is
-waiting on, then games of bots alone.
+alone. The people lane has half the workers (at least one), the bots lane the rest;
+and one more worker, :attr:`Lane.QUICK`, takes the people lane's decisions whose bot
+kind has been deciding in under :data:`QUICK_SECONDS` (``random`` and ``heuristic``
+from the start), so a person playing quick bots never waits behind another game's
+search, which cannot be stopped half-way. Workers run below the server's priority
+(``nice`` +5 for the people's lanes, +19 for the bots lane): the server's own
+requests get the CPU first, then the bots a person is waiting on, then games of bots
+alone.
 
 **Fairness.** In a lane, tables share the workers' time, not their turns: a table has
 at most one decision queued or running, and the next decision run is the one that
@@ -113,10 +117,16 @@ class Lane(enum.StrEnum):
     PEOPLE = "people"
     #: Games of bots alone.
     BOTS = "bots"
+    #: The people lane's quick decisions, in a worker of their own.
+    QUICK = "quick"
 
 
 #: How much lower than the server each lane's workers run (``os.nice``).
-NICE = {Lane.PEOPLE: 5, Lane.BOTS: 19}
+NICE = {Lane.PEOPLE: 5, Lane.QUICK: 5, Lane.BOTS: 19}
+#: A bot kind whose decisions have been taking less than this (in seconds) is quick.
+QUICK_SECONDS = 0.05
+#: The built-in kinds known to be quick before any of their decisions is timed.
+QUICK_KINDS = ("random", "heuristic")
 
 
 class Dropped(Exception):
@@ -173,7 +183,15 @@ class Thinkers:
         self.plugins = Plugins.of(plugins, entry_points=entry_points)
         people = max(1, limits.bot_workers // 2)
         bots = max(1, limits.bot_workers - people)
-        self._lanes = {Lane.PEOPLE: _Lane(Lane.PEOPLE, people), Lane.BOTS: _Lane(Lane.BOTS, bots)}
+        self._lanes = {
+            Lane.PEOPLE: _Lane(Lane.PEOPLE, people),
+            Lane.QUICK: _Lane(Lane.QUICK, 1),
+            Lane.BOTS: _Lane(Lane.BOTS, bots),
+        }
+        # What each bot kind's decisions have been taking, shared by the lanes.
+        costs: OrderedDict[str, float] = OrderedDict((kind, 0.0) for kind in QUICK_KINDS)
+        for each in self._lanes.values():
+            each.costs = costs
         # Every table with work queued or running, and the work.
         self._jobs: dict[str, _Job] = {}
         self._numbers = 0
@@ -214,7 +232,10 @@ class Thinkers:
         )
         job = _Job(self._numbers, table, kind, payload, asyncio.get_running_loop().create_future())
         self._jobs[table] = job
-        self._submit(self._lanes[Lane(lane)], job)
+        chosen = Lane(lane)
+        if chosen is Lane.PEOPLE and self._lanes[chosen].costs.get(kind, 1.0) < QUICK_SECONDS:
+            chosen = Lane.QUICK
+        self._submit(self._lanes[chosen], job)
         try:
             return await job.future
         except asyncio.CancelledError:
