@@ -192,6 +192,22 @@ def _serve(
         )
 
 
+def _answering(process: subprocess.Popen[bytes], out: Path, err: Path, address: str) -> str:
+    """The URL matching ``address`` that ``process`` printed, once its app answers."""
+    deadline = time.monotonic() + TIMEOUT
+    while not (found := re.search(address, out.read_text())):
+        assert process.poll() is None, err.read_text()
+        assert time.monotonic() < deadline, err.read_text()
+        time.sleep(0.05)
+    url = found.group(0)
+    while True:
+        with contextlib.suppress(OSError):
+            if get(f"{url}/api/installed")[0] == 200:
+                return url
+        assert time.monotonic() < deadline, err.read_text()
+        time.sleep(0.05)
+
+
 @contextlib.contextmanager
 def _served(
     tmp_path: Path, args: list[str], files: int | None = None
@@ -202,19 +218,7 @@ def _served(
     base = ["--create-rate", "0/1", *([] if "--connections-per-address" in args else every)]
     process = _serve(tmp_path / "g.sqlite3", out, err, [*base, *args], files)
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not (found := re.search(r"http://[\d.]+:\d+", out.read_text())):
-            assert process.poll() is None, err.read_text()
-            assert time.monotonic() < deadline, err.read_text()
-            time.sleep(0.05)
-        url = found.group(0)
-        while True:
-            with contextlib.suppress(OSError):
-                if get(f"{url}/api/installed")[0] == 200:
-                    break
-            assert time.monotonic() < deadline, err.read_text()
-            time.sleep(0.05)
-        yield url, process, out, err
+        yield _answering(process, out, err, r"http://[\d.]+:\d+"), process, out, err
     finally:
         if process.poll() is None:
             process.kill()
@@ -507,18 +511,7 @@ def test_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
     out, err = tmp_path / "out.txt", tmp_path / "err.txt"
     process = _serve(tmp_path / "g.sqlite3", out, err, ["--host", "::1"])
     try:
-        deadline = time.monotonic() + TIMEOUT
-        while not (found := re.search(r"http://\[::1\]:\d+", out.read_text())):
-            assert process.poll() is None, err.read_text()
-            assert time.monotonic() < deadline, err.read_text()
-            time.sleep(0.05)
-        url = found.group(0)
-        while True:
-            with contextlib.suppress(OSError):
-                if get(f"{url}/api/installed")[0] == 200:
-                    break
-            assert time.monotonic() < deadline, err.read_text()
-            time.sleep(0.05)
+        _answering(process, out, err, r"http://\[::1\]:\d+")
     finally:
         process.kill()
         process.wait(TIMEOUT)

@@ -16,12 +16,14 @@ creator's (from which every seat's token is made, see :func:`seat_token`).
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import hmac
 import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -161,13 +163,20 @@ class Store:
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
         """Run ``statements`` in one transaction: all of them are kept, or none (each
         must change a row: an answer to a game that has moved on is not kept)."""
+        with self._transaction() as db:
+            for sql, values in statements:
+                if db.execute(sql, values).rowcount != 1:
+                    raise Stale(f"{self.path} does not hold that game at that step")
+
+    @contextlib.contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """The file, in one transaction: committed at the end, rolled back on any
+        failure; a failure of the file's is a :class:`StoreError` naming it."""
         db = self._db
         try:
             db.execute("BEGIN IMMEDIATE")
             try:
-                for sql, values in statements:
-                    if db.execute(sql, values).rowcount != 1:
-                        raise Stale(f"{self.path} does not hold that game at that step")
+                yield db
             except BaseException:
                 db.execute("ROLLBACK")
                 raise
@@ -229,27 +238,18 @@ class Store:
         """Deletes the games finished with no answer since ``finished_before``, and the
         unfinished ones with none since ``abandoned_before`` (times as ``time.time()``):
         their ids."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                gone = [
-                    row[0]
-                    for row in db.execute(
-                        "SELECT id FROM games WHERE (over AND updated < ?) "
-                        "OR (NOT over AND updated < ?)",
-                        (finished_before, abandoned_before),
-                    )
-                ]
-                for table in ("answers", "seats"):
-                    db.executemany(f"DELETE FROM {table} WHERE game = ?", [(g,) for g in gone])
-                db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from exc
+        with self._transaction() as db:
+            gone = [
+                row[0]
+                for row in db.execute(
+                    "SELECT id FROM games WHERE (over AND updated < ?) "
+                    "OR (NOT over AND updated < ?)",
+                    (finished_before, abandoned_before),
+                )
+            ]
+            for table in ("answers", "seats"):
+                db.executemany(f"DELETE FROM {table} WHERE game = ?", [(g,) for g in gone])
+            db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
         return gone
 
     def load(self, game_id: str) -> StoredGame | None:
