@@ -75,6 +75,12 @@ class Probe:
     def register_decision_kinds(self) -> list[DecisionKind]:
         return list(self.kinds)
 
+    @hookimpl
+    def loadable_saves(self) -> bool:
+        # Its continuations change nothing but the game (and the test's record of what
+        # they receive): a save waiting on them may be tried on copies (docs/plugins.md).
+        return True
+
 
 def revealing(registry: Registry) -> Game:
     """A game whose next answer is red revealing its probe, first in the queue."""

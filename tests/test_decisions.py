@@ -213,6 +213,12 @@ class Roads:
     def register_decision_kinds(self) -> list[DecisionKind]:
         return [PickKind(), SecretKind()]
 
+    @hookimpl
+    def loadable_saves(self) -> bool:
+        # Its continuations change nothing but the game (and the test's record of what
+        # they receive): a save waiting on them may be tried on copies (docs/plugins.md).
+        return True
+
 
 FILLER = ("heir", "lord", "spy", "soldier", "archer", "conspiracy")
 
@@ -272,6 +278,9 @@ def test_a_game_waiting_on_a_plugin_kind_saves_and_loads(roads: Registry) -> Non
     loaded = Game.from_json(game.to_json(), registry=roads)
     assert loaded == game
     assert loaded.decision == game.decision
+    # Loading tried every road on copies (the plugin declares it may): each was picked.
+    assert sorted(PICKED) == sorted(ROADS)
+    PICKED.clear()
     loaded.answer("east")
     game.answer("east")
     assert loaded == game

@@ -55,6 +55,12 @@ class Probe:
     def register_abilities(self) -> dict[str, Ability]:
         return {"probe": self.ability}
 
+    @hookimpl
+    def loadable_saves(self) -> bool:
+        # Its continuations change nothing but the game (and the test's record of what
+        # they receive): a save waiting on them may be tried on copies (docs/plugins.md).
+        return True
+
 
 def revealed(folder: Path, ability: Ability, *extra: object) -> tuple[Game, Registry]:
     """A game whose next answer is red revealing its probe (the first card in the queue),

@@ -22,6 +22,7 @@ import inspect
 from typing import Any
 
 from .bounds import MAX_TASKS, value_problem
+from .budget import third_party
 from .decisions import (
     ENGINE_KINDS,
     FIRST,
@@ -35,9 +36,6 @@ from .engine import Engine
 from .errors import IllegalAnswer, PositionError
 from .identity import NO_CARD
 from .state import END, PLACEMENT, RESOLUTION, State
-
-#: The distribution of the built-in sets: their abilities ask as the rules say.
-BUILT_IN = "oriflamme"
 
 
 def _fail(message: str) -> PositionError:
@@ -79,10 +77,14 @@ def check_control(state: State) -> None:
     card = decision.card
     if card is None or card != resume[2]:
         raise _fail(f"the {decision.kind} question is about another card than its ability's")
-    if not state.rules.observers and (
+    # Only a card's turn runs an ability, which asks: the engine's own step ending the
+    # turn waits at the bottom of the work (RULINGS R1). A plugin's event hook may also
+    # queue its own abilities' work outside any card's turn; never a built-in card's,
+    # whatever plugins are installed.
+    hooked = bool(state.rules.observers) and third_party(state.rules.abilities.get(str(resume[0])))
+    if not hooked and (
         state.acting == NO_CARD or not state.tasks or state.tasks[0] != _finish(state.acting)
     ):
-        # Without plugins observing events, only a card's turn runs an ability.
         raise _fail(f"a {decision.kind} question is asked, yet no card's ability is at work")
     _check_options(state, decision, resume)
 
@@ -179,8 +181,9 @@ def _check_options(state: State, decision: Decision, resume: Continuation) -> No
                 f"the {decision.kind} question offers {option!r}, which its kind refuses"
             ) from None
     key, method, card, _ = resume
-    plugin = state.rules.ability_plugins.get(str(key))
-    if not any(name == plugin and by == BUILT_IN for name, by, _ in state.rules.plugins):
+    # What follows is what the built-in cards ask: checked by their code, wherever the
+    # plugin that registered them says it comes from.
+    if third_party(state.rules.abilities.get(str(key))):
         return
     if decision.kind != ASKED.get((str(key), method), "target"):
         raise _fail(f"{key}.{method} resumes a {decision.kind} question, which it never asks")

@@ -5,7 +5,7 @@ exactly as a third-party package would. Mark implementations with
 ``oriflamme.hookimpl``; declare a package's plugin under the entry-point group
 ``oriflamme``.
 
-Two kinds of hook:
+Three kinds of hook:
 
 * ``register_*`` hooks return objects. They are called once, when a
   :class:`~oriflamme.Registry` loads its plugins, one plugin at a time through
@@ -16,6 +16,8 @@ Two kinds of hook:
   name is lowercase snake_case, at most 40 characters): a plugin whose hook raises or
   returns anything else is left out, with the hook and what was expected in
   :attr:`Registry.problems <oriflamme.Registry.problems>`, and the others load.
+* ``loadable_saves`` declares what a plugin lets a loaded game do with its work (see
+  :func:`loadable_saves`); it is called when a game is loaded.
 * Event hooks are called through pluggy while a game runs, after the event has
   happened, with ``game`` (the game's :class:`~oriflamme.Effects`) and ``event``. A
   plugin may read the game and act on it through its verbs (``game.gain``,
@@ -164,6 +166,24 @@ def register_bot_kinds() -> Sequence[BotKind]:
 
 
 @hookspec
+def loadable_saves() -> bool:
+    """Return True to declare that a saved game waiting on this plugin's work may be
+    loaded: a question one of its abilities asked, or a task one queued with ``then``.
+
+    Loading a game tries every answer to its question on copies first, so that a
+    damaged save is refused, never played into a failure; a continuation of yours is
+    then called with the arguments the save gives (anyone may have written it), once
+    for each answer tried. Declare it only if every public method of your abilities
+    that ``ask`` or ``then`` continues with checks its arguments (raising on what it
+    cannot use) and changes nothing but the game, through its verbs. Without it (the
+    default: anything but ``True``, or a hook that raises), a save that waits on your
+    work is refused with a :class:`~oriflamme.SaveError` saying so, never accepted
+    untried; saves at any other point load whatever you declare.
+    """
+    raise NotImplementedError  # a specification: pluggy never calls it
+
+
+@hookspec
 def game_started(game: Effects, event: GameStarted) -> None:
     """A new game has been set up (hands dealt, first player chosen); nothing is placed."""
 
@@ -255,5 +275,6 @@ HOOKS: tuple[str, ...] = (
     "register_decision_kinds",
     "replace_abilities",
     "register_bot_kinds",
+    "loadable_saves",
     *EVENT_HOOKS.values(),
 )

@@ -1,14 +1,29 @@
 """Whether a state is one the rules allow: checked whenever a state comes from outside.
 
 A saved game and a position set up by hand (a scenario's, a test's) are read from
-data anyone may have written. Before such a state is played, :func:`check_state`
-checks what every state reached by the rules holds, and names the first thing that
-does not: a card in two places or none, a card in another family's zone, negative
-Influence, a round that does not exist, a hand bigger than the round allows, a
-face-up card that cannot be face up, tokens where none can lie, a question that is
-not the one the rules would ask, work waiting that no ability left...
-A state that passes can be played on: nothing in it can send the engine outside the
-rules. (Each check is cheap; it runs on loading, never in play.)
+data anyone may have written. Before such a state is played, it is checked against
+what every state reached by the rules holds, derived from the game's card list and
+the rules (never from what the data says of itself), and the first thing that does
+not hold is named: a card in two places or none, a card in another family's zone, a
+family holding another copy of a key than its card list, negative Influence, a round
+that does not exist, a hand of other than the cards the placements left, a face-up
+card that cannot be face up, tokens or a Bribery token where none can lie, a
+question that is not the one the rules would ask, work waiting that no ability
+left... A state that passes can be played on: nothing in it can send the engine
+outside the rules. (Each check is cheap; it runs on loading and saving, never in
+play.)
+
+Two depths, for two kinds of state:
+
+* :func:`check_position`: any table, a partial one too. A scenario sets up only what
+  it needs (its hands, set-aside cards and queue are free: FORMAT.md), so what is
+  checked is what no card anywhere can change: where each card is, faces, tokens,
+  Bribery tokens, no more cards of a key or in a hand than the list and the round
+  leave.
+* :func:`check_state`: a whole game, as a save holds it: the position and the deal
+  (``check_position(state, whole=True)``: each family holds exactly the card list, in
+  its block of ids; every hand exactly the cards the placements left it), then the
+  question and the work waiting (:mod:`.control`).
 
 Bounds, beyond those of the rules themselves (:mod:`.bounds`):
 
@@ -22,6 +37,7 @@ its own bounds.
 from __future__ import annotations
 
 import itertools
+from collections import Counter
 
 from .bounds import MAX_INFLUENCE, MAX_TOKENS
 from .cardsets import Setup
@@ -32,25 +48,55 @@ from .identity import NO_CARD
 from .state import END, LAST_ROUND, PHASES, PILES, PLACEMENT, RESOLUTION, State
 
 # The table's bounds are read from here as well as from .bounds.
-__all__ = ["MAX_INFLUENCE", "MAX_TOKENS", "SHOWN", "check_position", "check_state"]
+__all__ = [
+    "BRIBERY",
+    "MAX_INFLUENCE",
+    "MAX_TOKENS",
+    "SHOWN",
+    "TAKES_SET_ASIDE",
+    "check_position",
+    "check_state",
+]
 
 #: The zones whose cards every family has seen: the reserves (RULINGS G2: the Twin
 #: waits face up) and the piles (R5: a card is turned face up as it leaves).
 SHOWN = ("reserve", "discarded", "eliminated")
 
+#: The cards whose ability takes a card of its family's set-aside pile (RULINGS
+#: A-Impersonation: "taken from your discarded, eliminated or set-aside cards"). With
+#: none in the card list, the set-aside pile stays as it was dealt all game.
+TAKES_SET_ASIDE = frozenset({"impersonation"})
+
+#: The card that puts its family's Bribery token, and is then discarded (RULINGS
+#: A-Bribery): a family's token lies on no more cards than it has played Briberies.
+BRIBERY = "bribery"
+
 
 def check_state(state: State) -> None:
-    """Raise :class:`PositionError` naming the first thing in ``state`` the rules forbid."""
-    check_position(state)
+    """Raise :class:`PositionError` naming the first thing in ``state``, a whole game
+    (a save's), that the rules forbid: its table and deal, its question and work."""
+    check_position(state, whole=True)
     check_control(state)
 
 
-def check_position(state: State) -> None:
-    """The table alone: cards, hands, faces, tokens, Influence, round and phase."""
+def check_position(state: State, *, whole: bool = False) -> None:
+    """The table alone: cards, hands, faces, tokens, Bribery tokens, Influence, round
+    and phase. A position set up by hand (``whole=False``) holds only the cards it
+    needs; a ``whole`` game holds its card list as dealt (see :func:`_check_deal`)."""
     _check_cards(state)
-    _check_hands(state)
+    if whole:
+        _check_deal(state)
+    _check_hands(state, whole=whole)
     _check_faces(state)
+    _check_untouched(state)
     _check_progress(state)
+
+
+def _check_deal(state: State) -> None:
+    """What a whole game holds beyond a position: the card list as the rules make one,
+    and each family holding it exactly, in its block of ids as dealt."""
+    _check_list(state)
+    _check_blocks(state)
 
 
 def _fail(message: str) -> PositionError:
@@ -104,6 +150,17 @@ def _check_cards(state: State) -> None:
     missing = [labels[card] for card in range(count) if card not in where]
     if missing:
         raise _fail(f"{', '.join(missing[:5])} is nowhere: every card is in one place")
+    # RULINGS G1: each family holds one copy of every card of the list; so no family
+    # holds a key more often than the list names it (a position may hold fewer).
+    copies = Counter(state.cards)
+    held = Counter(zip(identity.colours, identity.keys, strict=True))
+    for (family, key), number in held.items():
+        if number > copies[key]:
+            raise _fail(
+                f"{family} holds {_copies(number, key)}, and the card list "
+                f"{_copies(copies[key], key, listed=True)}: each family holds one copy of "
+                "every card of the list (RULINGS G1)"
+            )
     for seat, influence in enumerate(state.influence):
         if type(influence) is not int or not 0 <= influence <= MAX_INFLUENCE:
             raise _fail(
@@ -112,18 +169,112 @@ def _check_cards(state: State) -> None:
             )
 
 
-def _check_hands(state: State) -> None:
-    """No hand holds more than the round leaves it: 7 dealt (RULINGS G2), one placed
-    each round (G4), and nothing ever comes back to a hand."""
-    count = len(state.families)
+def _check_hands(state: State, *, whole: bool) -> None:
+    """Every hand holds the cards the placements left it: 7 dealt (RULINGS G2), a card
+    leaves only by being placed, one each round (G4), and none comes back. Every
+    set-aside pile holds what the deal set aside (G2: all cards but 7), unless a card of
+    the list takes from it (:data:`TAKES_SET_ASIDE`); none comes back. A position set
+    up by hand may hold fewer: it shows only the cards it needs."""
+    families = state.families
     for seat, hand in enumerate(state.hands):
-        placed = state.phase != PLACEMENT or (seat - state.first) % count < state.placed
-        most = HAND_SIZE - state.round + (0 if placed else 1)
-        if len(hand) > max(most, 0):
+        size = max(_hand_size(state, seat), 0)
+        if len(hand) > size or (whole and len(hand) != size):
+            held = f"{families[seat]} holds {len(hand)} cards in round {state.round} {state.phase}"
             raise _fail(
-                f"{state.families[seat]} holds {len(hand)} cards in round {state.round} "
-                f"({state.phase}): at most {max(most, 0)}, one being placed each round (G2, G4)"
+                f"{held}: {'it holds' if whole else 'at most'} {size}, 7 dealt (RULINGS G2) "
+                "less one for each placement turn it has had (G4)"
             )
+    dealt = _set_aside_dealt(state)
+    exact = whole and TAKES_SET_ASIDE.isdisjoint(state.cards)
+    for seat, cards in enumerate(state.set_aside):
+        if len(cards) > dealt or (exact and len(cards) != dealt):
+            # Only an Impersonation takes a set-aside card (A-Impersonation).
+            taken = "no card of the list takes one" if exact else "none comes back"
+            raise _fail(
+                f"{families[seat]} has {len(cards)} cards set aside: the deal sets aside "
+                f"{dealt}, all of the list's {dealt + HAND_SIZE} shuffled cards but 7 "
+                f"(RULINGS G2), and {taken}"
+            )
+
+
+def _hand_size(state: State, seat: int) -> int:
+    """The cards left in a hand: 7 dealt (RULINGS G2), less one for each placement turn
+    the family has had, every round (G4, and G5: one card is left at the end)."""
+    count = len(state.families)
+    placed = state.phase != PLACEMENT or (seat - state.first) % count < state.placed
+    return HAND_SIZE - (state.round - 1) - (1 if placed else 0)
+
+
+def _set_aside_dealt(state: State) -> int:
+    """The cards each family set aside at the deal: its shuffled cards but 7 (G2)."""
+    definitions = state.rules.definitions
+    shuffled = sum(
+        1 for key in state.cards if key in definitions and definitions[key].setup is Setup.SHUFFLED
+    )
+    return max(shuffled - HAND_SIZE, 0)
+
+
+def _check_list(state: State) -> None:
+    """The card list is one the rules make (RULINGS G1, G2): cards of the sets in
+    play, at least 7 to deal, and a reserve card exactly when the card it needs is
+    listed (A-Twin)."""
+    definitions = state.rules.definitions
+    listed = set(state.cards)
+    for key in state.cards:
+        if key not in definitions:
+            raise _fail(f"the card list names {key!r}, which no set in play provides (G1)")
+        needed = definitions[key].requires
+        if needed is not None and needed not in listed:
+            raise _fail(f"the card list holds {key!r} without {needed!r}, which it needs")
+    for key, definition in definitions.items():
+        partner = definition.requires
+        if definition.setup is Setup.RESERVE and partner in listed and key not in listed:
+            raise _fail(
+                f"the card list holds {partner!r} without {key!r}, which joins it in "
+                "every family's reserve (RULINGS G2, A-Twin)"
+            )
+    shuffled = sum(1 for key in state.cards if definitions[key].setup is Setup.SHUFFLED)
+    if shuffled < HAND_SIZE:
+        raise _fail(
+            f"the card list has {shuffled} cards to shuffle: a hand is dealt {HAND_SIZE} "
+            "(RULINGS G2)"
+        )
+
+
+def _check_blocks(state: State) -> None:
+    """Each family holds the card list exactly, in its block of ids: the deal hands
+    ids out family by family, in seat order, the list's length each (see .deal)."""
+    identity = state.identity
+    size = len(state.cards)
+    families = state.families
+    if len(identity) != size * len(families):
+        raise _fail(
+            f"the game has {len(identity)} cards: each of its {len(families)} families "
+            f"holds the {size} cards of the list, {size * len(families)} in all (RULINGS G1)"
+        )
+    wanted = Counter(state.cards)
+    for seat, family in enumerate(families):
+        block = range(seat * size, (seat + 1) * size)
+        for card in block:
+            if identity.colours[card] != family:
+                raise _fail(
+                    f"card {card} is {identity.colours[card]}'s, among {family}'s ids: "
+                    "ids are dealt family by family, in seat order"
+                )
+        held = Counter(identity.keys[card] for card in block)
+        for key in sorted(wanted.keys() | held.keys()):
+            if held[key] != wanted[key]:
+                raise _fail(
+                    f"{family} holds {_copies(held[key], key)}, and the card list "
+                    f"{_copies(wanted[key], key, listed=True)}: each family holds one copy "
+                    "of every card of the list, as dealt (RULINGS G1, G2)"
+                )
+
+
+def _copies(number: int, key: str, *, listed: bool = False) -> str:
+    """``number`` copies of ``key`` in words: "2 'ambush' cards", "names no 'archer'"."""
+    count = "no" if number == 0 else str(number)
+    return f"{'names ' if listed else ''}{count} {key!r}{' cards' if number > 1 else ''}"
 
 
 def _check_faces(state: State) -> None:
@@ -176,23 +327,74 @@ def _check_faces(state: State) -> None:
 
 
 def _check_bribes(state: State, in_queue: set[int]) -> None:
+    """RULINGS A-Bribery: a family's token is put by playing its Bribery (then
+    discarded) on a face-up Character; it goes when the card leaves the queue."""
     if not state.bribes:
         return
-    labels = state.identity.labels
-    if len(state.bribes) != len(state.identity):
+    identity = state.identity
+    labels = identity.labels
+    if len(state.bribes) != len(identity):
         raise _fail("the Bribery tokens do not match the cards of the game")
-    bribed: set[str] = set()
+    tokens: dict[str, list[int]] = {}
     for card, family in enumerate(state.bribes):
         if not family:
             continue
         if family not in state.seat:
             raise _fail(f"{labels[card]} carries the Bribery token of {family!r}")
-        if family in bribed:
-            raise _fail(f"{family}'s Bribery token is on two cards (A-Bribery)")
-        bribed.add(family)
-        definition = state.rules.definitions[state.identity.keys[card]]
+        tokens.setdefault(family, []).append(card)
+        definition = state.rules.definitions[identity.keys[card]]
         if card not in in_queue or not state.up >> card & 1 or not definition.is_character:
-            raise _fail(f"{labels[card]} carries a Bribery token: only a face-up Character can")
+            raise _fail(
+                f"{labels[card]} carries a Bribery token: only a face-up Character in the "
+                "queue can (RULINGS A-Bribery)"
+            )
+    for family, bribed in sorted(tokens.items()):
+        played, unplayed = _briberies(state, family)
+        if len(bribed) > played:
+            where = f" ({', '.join(unplayed)})" if unplayed else ""
+            raise _fail(
+                f"{family}'s Bribery token is on {', '.join(labels[c] for c in bribed)}, yet "
+                f"{family} has played {played or 'no'} Bribery{where}: the token is put by "
+                "playing the Bribery, which is then discarded (RULINGS A-Bribery)"
+            )
+
+
+def _briberies(state: State, family: str) -> tuple[int, list[str]]:
+    """How many Briberies ``family`` may have played, and where its unplayed ones are.
+
+    A played Bribery is discarded at once (A-Bribery), and nothing takes an Intrigue
+    back out of a discard pile; one in a hand, set aside, in the queue or eliminated
+    (a face-down card eliminated is not played, R5) has not been played. A copy the
+    position does not show (a scenario sets up only what it needs) may have been."""
+    identity = state.identity
+    seat = state.seat[family]
+    places = {card: "in the queue" for stack in state.queue for card in stack}
+    for zone, words in (("hands", "in hand"), ("set_aside", "set aside")):
+        places.update(dict.fromkeys(state.zone(zone)[seat], words))
+    places.update(dict.fromkeys(state.eliminated[seat], "eliminated"))
+    unplayed = [
+        f"{identity.labels[card]} is {places[card]}"
+        for card in range(len(identity))
+        if identity.colours[card] == family and identity.keys[card] == BRIBERY and card in places
+    ]
+    return Counter(state.cards)[BRIBERY] - len(unplayed), unplayed
+
+
+def _check_untouched(state: State) -> None:
+    """RULINGS G4, R1: before round 1's resolution no card has resolved, so none is face
+    up, carries a token, or has left the queue."""
+    if state.round != 1 or state.phase != PLACEMENT:
+        return
+    labels = state.identity.labels
+    ups = [card for card in range(len(labels)) if state.up >> card & 1]
+    tokens = [card for card, _ in state.tokens]
+    gone = [card for zone in ("discarded", "eliminated") for cs in state.zone(zone) for card in cs]
+    for cards, what in ((ups, "is face up"), (tokens, "carries tokens"), (gone, "left the queue")):
+        if cards:
+            raise _fail(
+                f"{labels[cards[0]]} {what} in round 1's placement phase: no card has "
+                "resolved yet (RULINGS G4, R1)"
+            )
 
 
 def _is_reserve(state: State, card: int) -> bool:

@@ -182,6 +182,27 @@ class Registry:
         return tuple(self._info[n] for n in sorted(self._info) if n in tables.contributions)
 
     @property
+    def loadable(self) -> frozenset[str]:
+        """The plugins that declare, with the ``loadable_saves`` hook, that a saved game
+        waiting on their work may be loaded (see :mod:`.trial`). Anything but ``True``
+        declares nothing, and so does a hook that raises (or exits)."""
+        self._collected()  # a plugin left out is unregistered: it declares nothing
+        manager = self.manager
+        declared = set()
+        for impl in manager.hook.loadable_saves.get_hookimpls():
+            others = [
+                p for n, p in manager.list_name_plugin() if n != impl.plugin_name and p is not None
+            ]
+            caller = manager.subset_hook_caller("loadable_saves", remove_plugins=others)
+            try:
+                answers = caller()
+            except (Exception, SystemExit):
+                continue  # a declaration that fails declares nothing
+            if answers and answers[0] is True:
+                declared.add(impl.plugin_name)
+        return frozenset(declared)
+
+    @property
     def problems(self) -> list[str]:
         """Plugins that failed to load or were left out, each with its reason."""
         return [*self._load_problems, *self._collected().left_out.values()]

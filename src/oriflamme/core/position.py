@@ -10,6 +10,7 @@ gets an :class:`~oriflamme.Observation`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Mapping
 
 import attrs
@@ -202,7 +203,7 @@ def state_from_position(
         rules,
         config,
         identity,
-        cards=cards,
+        cards=_with_copies(cards, parsed),
         direction=config.direction or "rightward",
         recording=recording,
     )
@@ -232,6 +233,28 @@ def state_from_position(
     state.acting = NO_CARD
     check_position(state)
     return state
+
+
+def _with_copies(
+    cards: tuple[str, ...], parsed: list[tuple[str, str, int, str]]
+) -> tuple[str, ...]:
+    """The card list ``cards``, repeating a key as often as a family of the position
+    holds it (``red.queen.2``: a list that repeats the Queen, FORMAT.md). Every family
+    holds one copy of every card of the list (RULINGS G1), so the list is what the
+    families' cards, and a search's guesses at them, are counted against."""
+    held = Counter((family, key) for family, key, _, _ in parsed)
+    most: Counter[str] = Counter()
+    for (_, key), number in held.items():
+        most[key] = max(most[key], number)
+    listed = Counter(cards)
+    left = listed.copy()
+    found: list[str] = []
+    for key in cards:
+        found.append(key)
+        left[key] -= 1
+        if left[key] == 0:  # after the list's last copy of the key, the position's others
+            found.extend([key] * (most[key] - listed[key]))
+    return tuple(found)
 
 
 def _lay_queue(

@@ -11,13 +11,22 @@ Whatever :func:`dump` writes, :func:`load` reads back: both keep to :mod:`.bound
 so does play (``ask`` and ``then`` refuse a value no save holds, as it is given). A
 game that has grown past what a save holds (:data:`~.bounds.MAX_TEXT`,
 :data:`~.bounds.MAX_EVENTS`, and :data:`~.bounds.MAX_INFLUENCE`, which a plugin's
-ability may pass in play) is refused by :func:`dump`, never written to be refused when
-read.
+ability may pass in play), or whose table breaks a rule of the game (plugin code may
+take a card out of a hand), is refused by :func:`dump`, never written to be refused
+when read.
+
+What a loaded game may hold is derived from its card list and the rules, whatever
+plugins are installed: the list is the one its configuration makes, and the game is
+held to :func:`~.legality.check_state`; then its answers are tried on copies
+(:mod:`.trial`), a plugin's own work waiting in it only if the plugin declares it may
+be (the ``loadable_saves`` hook).
 """
 
 from __future__ import annotations
 
 import json
+import random
+from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from .bounds import (
@@ -32,13 +41,15 @@ from .bounds import (
     OPTION_TYPES,
     OPTION_WORDS,
 )
+from .cardlist import DEFAULT_SIZE, card_list
+from .cardsets import Setup
 from .config import MAX_FAMILIES, MAX_NAMES, MAX_SIZE, GameConfig
 from .decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
 from .engine import STEPS
 from .errors import OriflammeError, PositionError, SaveError
 from .events import event_from_dict, event_to_dict
 from .identity import NO_CARD, CardId, Identity
-from .legality import check_state
+from .legality import check_position, check_state
 from .rules import GameRules
 from .savefields import (
     Fields,
@@ -118,6 +129,12 @@ def dump(state: State) -> str:
             f"this game cannot be saved: its log holds {len(data['log'])} events "
             f"(a save holds at most {MAX_EVENTS})"
         )
+    try:
+        # What load refuses is never written: a game whose table no rule can reach
+        # (plugin code may get there: a card taken out of a hand, say) is not saved.
+        check_position(state, whole=True)
+    except PositionError as exc:
+        raise SaveError(f"this game cannot be saved: it breaks a rule of the game: {exc}") from None
     text = json.dumps(data, ensure_ascii=False, indent=1)
     if text.isascii():
         size = len(text)
@@ -166,7 +183,7 @@ def load(text: str, registry: Registry, *, allow_other_versions: bool = False) -
     try:
         state = _rebuild(Fields(data, ""), registry, allow_other_versions)
         check_state(state)
-        try_answers(state)
+        try_answers(state, registry.loadable)
     except SaveError:
         raise
     except PositionError as exc:
@@ -246,6 +263,7 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
     if sets != config.sets:
         raise SaveError("the saved rules.sets must be the sets of config.sets")
     rules = registry.rules(sets, dict(config.variants), extra=cards)
+    _check_card_list(config, cards, registry)
     saved_variants = saved_rules.fields("variants")
     for name, value in saved_variants.data.items():
         if name in rules.variants and rules.variants[name] != value:
@@ -292,6 +310,52 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
     if not state.recording:
         state.log = None
     return state
+
+
+def _check_card_list(config: GameConfig, cards: tuple[str, ...], registry: Registry) -> None:
+    """The saved card list is the one ``config`` makes (RULINGS G1, G2, see
+    :mod:`.cardlist`): a set's cards, the configured list, or a draw of ``size`` (10
+    by default) different cards of the sets, in set order; each with the reserve card
+    that joins it (A-Twin). A draw is not made again (a game may be dealt from a
+    generator of the caller's): the list must be one the draw can give."""
+    drawn = config.cards is None and (len(config.sets) > 1 or config.size is not None)
+    if not drawn:
+        expected = registry.card_list(config, random.Random(0))  # nothing is drawn
+        source = "config.cards" if config.cards is not None else f"set {config.sets[0]}'s list"
+    else:
+        pool = [
+            key
+            for name in config.sets
+            for key in registry.sets[name].keys
+            if registry.cards[key].setup is Setup.SHUFFLED
+        ]
+        chosen = [key for key in cards if key in pool]
+        wanted = DEFAULT_SIZE if config.size is None else config.size
+        source = f"a draw of {wanted} different cards of the sets {', '.join(config.sets)}"
+        if len(chosen) != wanted or len(set(chosen)) != wanted:
+            raise SaveError(
+                f"the saved card list holds {len(chosen)} cards of the sets to shuffle, "
+                f"{len(set(chosen))} of them different: it is {source}"
+            )
+        drawn_keys = [key for key in pool if key in chosen]
+        expected = card_list(
+            registry.sets, registry.cards, config.sets, drawn_keys, size=None, rng=random.Random(0)
+        )
+    if cards == expected:
+        return
+    saved, wanted_counts = Counter(cards), Counter(expected)
+    for key in sorted(saved.keys() | wanted_counts.keys()):
+        if saved[key] != wanted_counts[key]:
+            raise SaveError(
+                f"the saved card list names {key!r} {_times(saved[key])}, where {source} "
+                f"names it {_times(wanted_counts[key])}: a game's card list is the one its "
+                "configuration makes (RULINGS G1, G2)"
+            )
+    raise SaveError(f"the saved cards are not in the order of {source}")
+
+
+def _times(number: int) -> str:
+    return {0: "not at all", 1: "once", 2: "twice"}.get(number, f"{number} times")
 
 
 def _lay(state: State, data: Fields) -> None:
