@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
+from .bounds import MAX_INFLUENCE, MAX_STRING, question_problem, value_problem
 from .budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, OverBudget, steps_bound
 from .decisions import FIRST, LAST, Answer, At, Decision, Options, Placements, new_decision
 from .errors import OriflammeError, PluginError
@@ -30,16 +31,27 @@ AbilityMethod = Callable[..., None]
 class Effects(Queue):
     """The game, as a card's ability or an event hook sees it and acts on it."""
 
-    # Influence (RULINGS G7: it never goes below 0).
+    # Influence (RULINGS G7: it never goes below 0; docs/rulings.md P21: nor above
+    # MAX_INFLUENCE, the most a save holds).
 
-    def gain(self, family: str, amount: int, card: CardId | None = None) -> None:
-        """``family`` gains ``amount`` Influence from the supply (because of ``card``)."""
-        if amount > 0:
-            s = self._state
-            seat = s.seat[family]
-            s.influence = replaced(s.influence, seat, s.influence[seat] + amount)
-            if self._emitting:
-                self._emit(Gained, (family, amount, card))
+    def gain(self, family: str, amount: int, card: CardId | None = None) -> int:
+        """``family`` gains ``amount`` Influence from the supply (because of ``card``),
+        up to :data:`~.bounds.MAX_INFLUENCE` in all; returns what it gained."""
+        if amount <= 0:
+            return 0
+        s = self._state
+        seat = s.seat[family]
+        held = s.influence[seat]
+        if amount > MAX_INFLUENCE - held:  # docs/rulings.md P21: the supply gives no more
+            amount = MAX_INFLUENCE - held
+            if amount <= 0:
+                if self._running is not None:
+                    self._step()  # third-party code that gains without end is still stopped
+                return 0
+        s.influence = replaced(s.influence, seat, held + amount)
+        if self._emitting:
+            self._emit(Gained, (family, amount, card))
+        return amount
 
     def lose(self, family: str, amount: int, card: CardId | None = None) -> int:
         """``family`` loses up to ``amount`` to the supply; returns what it lost."""
@@ -55,21 +67,29 @@ class Effects(Queue):
     def steal(self, thief: str, victim: str, amount: int, card: CardId | None = None) -> int:
         """``thief`` takes up to ``amount`` from ``victim``; returns what was taken.
 
-        RULINGS B-Spy: stealing from yourself changes nothing.
+        RULINGS B-Spy: stealing from yourself changes nothing. docs/rulings.md P21: a
+        thief takes no more than brings it to :data:`~.bounds.MAX_INFLUENCE`; the
+        victim keeps the rest.
         """
         if thief == victim:
             return 0
         s = self._state
         loser = s.seat[victim]
+        winner = s.seat[thief]
+        # Two steps: compiled, a min of three arguments is a call to the builtin.
         taken = min(amount, s.influence[loser])
+        taken = min(taken, MAX_INFLUENCE - s.influence[winner])
         if taken > 0:
             influence = list(s.influence)
             influence[loser] -= taken
-            influence[s.seat[thief]] += taken
+            influence[winner] += taken
             s.influence = tuple(influence)
             if self._emitting:
                 self._emit(Stolen, (thief, victim, taken, card))
-        return taken
+            return taken
+        if self._running is not None:
+            self._step()  # third-party code that steals nothing without end is stopped
+        return 0
 
     # Cards leaving the queue.
 
@@ -237,18 +257,19 @@ class Effects(Queue):
         ``then(game, card, *args, answer)`` is called with the answer; it must be a
         method of a registered ability, and ``args`` must be saveable (None, bools,
         numbers, strings, and tuples or lists of them, within :mod:`.bounds`: whole
-        numbers within 2**63 - 1 either side of 0, 8 levels deep, 1,000 values): a
-        game waiting on a question can be cloned and saved. RULINGS R4: with no
-        option nothing happens; with exactly one it is applied without asking, after
-        the code that follows the ``ask`` (always: whatever the count, the
-        continuation runs after it). ``question`` and ``labels`` (option -> words)
-        word it for a person.
+        numbers within 2**63 - 1 either side of 0, 8 levels deep, 1,000 values, 64
+        KiB of a save): a game waiting on a question can be cloned and saved. RULINGS
+        R4: with no option nothing happens; with exactly one it is applied without
+        asking, after the code that follows the ``ask`` (always: whatever the count,
+        the continuation runs after it). ``question`` and ``labels`` (option ->
+        words) word it for a person.
 
         A plugin's question is checked at once (see :mod:`.questions`): a kind the
         engine asks itself, a family or card not in the game, options that are not
         JSON values a save holds or that the kind would refuse, words longer than a
-        save holds, a second question: each is a :class:`PluginError` naming the
-        plugin, and the answer is taken back.
+        save holds, a question that takes more of a save than one may (1 MiB with its
+        options and words), a second question: each is a :class:`PluginError` naming
+        the plugin, and the answer is taken back.
         """
         s = self._state
         if self._observing:
@@ -279,6 +300,7 @@ class Effects(Queue):
             raise PluginError(f"{asker(self, key)}: {error}") from None
         chosen: Options
         if running is not None:
+            self._check_arguments(checked, key, name)
             chosen = checked_options(
                 self,
                 asker(self, key),
@@ -301,6 +323,7 @@ class Effects(Queue):
                     task_args = saveable(task_args, key, name)
                 except PluginError as error:
                     raise PluginError(f"{asker(self, key)}: {error}") from None
+                self._check_arguments(task_args, key, name)
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
         if question is None and labels is None:
@@ -308,6 +331,11 @@ class Effects(Queue):
         else:
             words_ = words(chosen, labels)
             s.pending = Decision(family, kind, chosen, card, cast(str | None, question), words_)
+        if running is not None:
+            pending = s.pending
+            problem = question_problem(tuple(chosen), pending.question, pending.labels)
+            if problem is not None:
+                raise PluginError(f"{asker(self, key)} asked a question that {problem}")
         s.resume = (key, name, card, checked)
 
     def ask_target(
@@ -326,8 +354,19 @@ class Effects(Queue):
         if self._running is not None:  # third-party code: see ask
             self._step()
             check_task(self, asker(self, key), card)
+            self._check_arguments(checked, key, name)
         s = self._state
         s.tasks = s.tasks + ((key, name, card, checked),)
+
+    def _check_arguments(self, args: tuple[Any, ...], key: str, name: str) -> None:
+        """Third-party arguments within every bound of a save (:func:`.bounds.value_problem`):
+        :func:`.saveable.saveable` passes a few plain values at once, however long."""
+        problem = value_problem(args)
+        if problem is not None:
+            who = asker(self, key)
+            raise PluginError(
+                f"{who}: the arguments of {key}.{name} cannot be saved: they {problem}"
+            )
 
     def _continuation(self, method: AbilityMethod) -> tuple[str, str]:
         # A continuation is stored by name (ability key, method name) so that a game
@@ -338,6 +377,11 @@ class Effects(Queue):
             raise PluginError(
                 f"{method!r} is not a public method of a registered ability: "
                 "ask() and then() continue with one, by name"
+            )
+        if len(name) > MAX_STRING:  # the name is saved with the work waiting
+            raise PluginError(
+                f"{asker(self, key)} continues with a method whose name has {len(name):,} "
+                f"characters: a save holds at most {MAX_STRING:,}"
             )
         return key, name
 

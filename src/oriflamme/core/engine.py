@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from .blame import overrun
+from .bounds import MAX_EVENTS, MAX_TOKENS
 from .budget import OverBudget, steps_bound
 from .decisions import REVEAL_OPTIONS, Answer, Decision, Placement, Placements, new_decision
 from .effects import Effects
@@ -69,6 +70,8 @@ class Engine(Effects):
                 key, name, acting, args = resume
                 self._continue(key, name, acting, (*args, answer))
             self._run()
+            if s.log is not s.log_mark:
+                self._count_log()
         except OverBudget as exc:
             error = self._over_budget(exc)
             raise error from exc
@@ -81,6 +84,7 @@ class Engine(Effects):
                 self._emit(GameStarted, (s.families[s.first], s.cards))
                 self._emit(RoundStarted, (1, s.families[s.first]))
             self._run()
+            self._count_log()
         except OverBudget as exc:
             error = self._over_budget(exc)
             raise error from exc
@@ -104,9 +108,39 @@ class Engine(Effects):
         of one answer, see :meth:`apply`)."""
         try:
             self._run()
+            self._count_log()
         except OverBudget as exc:
             error = self._over_budget(exc)
             raise error from exc
+
+    def _count_log(self) -> None:
+        """Keep the log within what a save holds (docs/limits.md, "Bounds in play"): it
+        keeps its first :data:`~.bounds.MAX_EVENTS` events, and the events of play past
+        them are not logged (observers still see them).
+
+        Only an ability that asks without end gets there. The count is kept with the
+        newest event counted, so each event is counted once, whoever set the log (a
+        save, a determinisation: an event not counted before is counted now)."""
+        s = self._state
+        # Typed Any: compiled, a value of the log's own tuple type is unboxed and boxed
+        # anew, and would never be the mark it is compared with.
+        log: Any = s.log
+        mark: Any = s.log_mark
+        added = 0
+        node: Any = log
+        while node is not None and node is not mark:
+            added += 1
+            node = node[0]
+        # Reached the mark: its count stands. Reached the start of a log the mark is
+        # not in (a log set anew): every event was counted now.
+        length = added + (s.log_length if node is mark else 0)
+        if length > MAX_EVENTS:
+            for _ in range(length - MAX_EVENTS):
+                log = log[0]  # the newest events go: the log is its first MAX_EVENTS
+            s.log = log
+            length = MAX_EVENTS
+        s.log_mark = log
+        s.log_length = length
 
     def _run(self) -> None:
         s = self._state
@@ -186,8 +220,10 @@ class Engine(Effects):
 
     def _decline(self, card: CardId) -> None:
         s = self._state
-        count = s.tokens_on(card) + 1
-        s.set_tokens(card, count)
+        count = s.tokens_on(card)
+        if count < MAX_TOKENS:  # docs/rulings.md P22: no more tokens past the bound
+            count += 1
+            s.set_tokens(card, count)
         if self._emitting:
             self._emit(TokenAdded, (card, s.owner(card), s.walk, count))
         s.walk += 1
@@ -210,7 +246,7 @@ class Engine(Effects):
                 gained = tokens
             elif key in rules.tokens_doubled:
                 gained = 2 * tokens
-        self.gain(owner, gained, card)
+            gained = self.gain(owner, gained, card)  # what the bound leaves (P21)
         if self._emitting:
             self._emit(Revealed, (card, owner, tokens, gained))
         s.revealing = card

@@ -73,6 +73,8 @@ class State:
         "identity",
         "influence",
         "log",
+        "log_length",
+        "log_mark",
         "pending",
         "phase",
         "placed",
@@ -137,6 +139,11 @@ class State:
     resume: Continuation | None  # how an ability goes on once it is answered
     tasks: tuple[Continuation, ...]  # work waiting for the current ability, last on top
     log: Log
+    # How long the log was when the engine last counted it (it keeps no more than a
+    # save holds): ``log_mark`` is the newest event then, and ``log_length`` the count.
+    # A log set anew is counted again, from its start.
+    log_mark: Log
+    log_length: int
 
     @classmethod
     def empty(
@@ -196,6 +203,8 @@ class State:
         state.resume = None
         state.tasks = ()
         state.log = None
+        state.log_mark = None
+        state.log_length = 0
         return state
 
     def clone(self) -> State:
@@ -237,6 +246,8 @@ class State:
         other.resume = self.resume
         other.tasks = self.tasks
         other.log = self.log
+        other.log_mark = self.log_mark
+        other.log_length = self.log_length
         return other
 
     def zone(self, name: str) -> Zone:
