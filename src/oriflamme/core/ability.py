@@ -31,6 +31,11 @@ if TYPE_CHECKING:
 class Ability:
     """Override :meth:`activate`; override :meth:`eliminated` if the card reacts to it."""
 
+    # No attributes of its own: the ability that does nothing (``INERT``) serves every
+    # game, and nothing handed out may change it. A subclass without ``__slots__``
+    # still has a ``__dict__`` for its settings.
+    __slots__ = ()
+
     def activate(self, game: Effects, card: CardId) -> None:
         """Apply the ability, ``card`` acting. The default does nothing."""
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
+from typing import NoReturn
 
 #: A card of one game: an index into its identity.
 CardId = int
@@ -35,10 +36,18 @@ class Identity:
     def __init__(self, colours: Sequence[str], keys: Sequence[str]) -> None:
         if len(colours) != len(keys):
             raise ValueError("an identity needs one colour and one key per card")
-        self.colours = tuple(colours)
-        self.keys = tuple(keys)
-        self._own = {}
-        self._labels = None
+        # Set through object: to everyone else the attributes are read-only (an
+        # identity is shared by a game's clones).
+        object.__setattr__(self, "colours", tuple(colours))
+        object.__setattr__(self, "keys", tuple(keys))
+        object.__setattr__(self, "_own", {})
+        object.__setattr__(self, "_labels", None)
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"a game's identity cannot be changed (Identity.{name})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a game's identity cannot be changed (Identity.{name})")
 
     def __len__(self) -> int:
         return len(self.keys)
@@ -66,15 +75,17 @@ class Identity:
         card an id is): scenarios, saves and error messages for the whole table use
         them, never an observation.
         """
-        if self._labels is None:
+        found = self._labels
+        if found is None:
             seen: dict[tuple[str, str], int] = {}
             labels = []
             for colour, key in zip(self.colours, self.keys, strict=True):
                 count = seen.get((colour, key), 0) + 1
                 seen[(colour, key)] = count
                 labels.append(f"{colour}.{key}" if count == 1 else f"{colour}.{key}.{count}")
-            self._labels = tuple(labels)
-        return self._labels
+            found = tuple(labels)
+            object.__setattr__(self, "_labels", found)
+        return found
 
     def label(self, card: CardId) -> str:
         return self.labels[card]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import CodeType, MappingProxyType
-from typing import Any
+from typing import Any, NoReturn
 
 from .ability import Ability, reacts_to_elimination
 from .cardsets import CardDef, RevealTokens, Setup
@@ -26,7 +26,13 @@ HookCall = Callable[..., Any]
 
 
 class GameRules:
-    """The definitions, abilities, kinds, observers and variant values of a game."""
+    """The definitions, abilities, kinds, observers and variant values of a game.
+
+    Immutable: its attributes cannot be set or deleted, its mappings are read-only
+    views of dicts only it holds, the rest are tuples, frozen sets and frozen values
+    (a :class:`~oriflamme.core.cardsets.CardDef` is frozen). Bots (through an
+    observation) and abilities (through ``game.rules``) read this very object.
+    """
 
     __slots__ = (
         "abilities",
@@ -82,31 +88,68 @@ class GameRules:
         hook_plugins: Mapping[CodeType, str] | None = None,
         plugins: tuple[tuple[str, str, str], ...] = (),
         ability_plugins: Mapping[str, str] | None = None,
+        ability_keys: Mapping[int, str] | None = None,
     ) -> None:
-        self.sets = sets
-        self.definitions = MappingProxyType(dict(definitions))
-        self.abilities = MappingProxyType(dict(abilities))
-        self.kinds = MappingProxyType(dict(kinds))
-        self.variants = MappingProxyType(dict(variants))
-        self.observers = MappingProxyType(dict(observers or {}))
-        self.hook_plugins = MappingProxyType(dict(hook_plugins or {}))
-        self.plugins = plugins
-        self.ability_plugins = MappingProxyType(dict(ability_plugins or {}))
-        self.reactions = MappingProxyType(
-            {key: a for key, a in abilities.items() if reacts_to_elimination(a)}
+        """``ability_keys`` None: found from ``abilities`` (a copy whose abilities are
+        wrapped gives those of the rules it copies: continuations name the originals)."""
+        # Every mapping is copied into a dict only this table holds, behind a read-only
+        # view: what a caller passed in and goes on changing is not these rules. Set
+        # through object (compiled, a direct store): to everyone else the attributes are
+        # read-only.
+        object.__setattr__(self, "sets", tuple(sets))
+        object.__setattr__(self, "definitions", MappingProxyType(dict(definitions)))
+        object.__setattr__(self, "abilities", MappingProxyType(dict(abilities)))
+        object.__setattr__(self, "kinds", MappingProxyType(dict(kinds)))
+        object.__setattr__(self, "variants", MappingProxyType(dict(variants)))
+        object.__setattr__(self, "observers", MappingProxyType(dict(observers or {})))
+        object.__setattr__(self, "hook_plugins", MappingProxyType(dict(hook_plugins or {})))
+        object.__setattr__(self, "plugins", tuple(plugins))
+        object.__setattr__(self, "ability_plugins", MappingProxyType(dict(ability_plugins or {})))
+        object.__setattr__(
+            self,
+            "reactions",
+            MappingProxyType({key: a for key, a in abilities.items() if reacts_to_elimination(a)}),
         )
-        self.discard_after_use = frozenset(k for k, d in definitions.items() if d.discard_after_use)
-        self.characters = frozenset(k for k, d in definitions.items() if d.is_character)
-        self.reveal_tokens = MappingProxyType({k: d.reveal_tokens for k, d in definitions.items()})
-        self.shuffled = frozenset(k for k, d in definitions.items() if d.setup is Setup.SHUFFLED)
-        modes = self.reveal_tokens
-        self.tokens_gained = frozenset(k for k, m in modes.items() if m is RevealTokens.GAIN)
-        self.tokens_doubled = frozenset(k for k, m in modes.items() if m is RevealTokens.DOUBLE)
-        self.tokens_kept = frozenset(k for k, m in modes.items() if m is RevealTokens.ABILITY)
-        keys: dict[int, str] = {}
-        for key, ability in sorted(abilities.items()):
-            keys.setdefault(id(ability), key)
-        self.ability_keys = MappingProxyType(keys)
+        object.__setattr__(
+            self,
+            "discard_after_use",
+            frozenset(k for k, d in definitions.items() if d.discard_after_use),
+        )
+        object.__setattr__(
+            self, "characters", frozenset(k for k, d in definitions.items() if d.is_character)
+        )
+        modes = MappingProxyType({k: d.reveal_tokens for k, d in definitions.items()})
+        object.__setattr__(self, "reveal_tokens", modes)
+        object.__setattr__(
+            self,
+            "shuffled",
+            frozenset(k for k, d in definitions.items() if d.setup is Setup.SHUFFLED),
+        )
+        object.__setattr__(
+            self, "tokens_gained", frozenset(k for k, m in modes.items() if m is RevealTokens.GAIN)
+        )
+        object.__setattr__(
+            self,
+            "tokens_doubled",
+            frozenset(k for k, m in modes.items() if m is RevealTokens.DOUBLE),
+        )
+        object.__setattr__(
+            self, "tokens_kept", frozenset(k for k, m in modes.items() if m is RevealTokens.ABILITY)
+        )
+        if ability_keys is None:
+            keys: dict[int, str] = {}
+            for key, ability in sorted(abilities.items()):
+                keys.setdefault(id(ability), key)
+            ability_keys = keys
+        object.__setattr__(self, "ability_keys", MappingProxyType(dict(ability_keys)))
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        # One table serves every game of its registry, and their bots and abilities:
+        # a change made through any of them would change all the others' rules.
+        raise AttributeError(f"a game's rules cannot be changed (GameRules.{name})")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"a game's rules cannot be changed (GameRules.{name})")
 
     def ability(self, key: str) -> Ability:
         """The ability of card ``key`` (a card nobody implements does nothing)."""

@@ -13,7 +13,7 @@ registration.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from types import CodeType
+from types import CodeType, MappingProxyType
 from typing import Any
 
 import attrs
@@ -49,13 +49,19 @@ def _left_out(name: str, exc: Exception) -> str:
     return f"plugin {name!r} was left out: {type(exc).__name__}: {exc}"
 
 
+def _read_only(mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+    """A read-only view of a copy of ``mapping``: a registry hands its tables to every
+    bot and caller, and a change made through one would change every later game."""
+    return MappingProxyType(dict(mapping))
+
+
 @attrs.frozen
 class Contribution:
     """What one plugin provides, and which hooks it implements."""
 
     plugin: str
     sets: tuple[CardSet, ...] = ()
-    abilities: Mapping[str, Ability] = attrs.field(factory=dict)
+    abilities: Mapping[str, Ability] = attrs.field(factory=dict, converter=_read_only)
     variants: tuple[Variant, ...] = ()
     kinds: tuple[DecisionKind, ...] = ()
     bot_kinds: tuple[BotKind, ...] = ()
@@ -64,20 +70,26 @@ class Contribution:
 
 @attrs.frozen
 class Tables:
-    """What every plugin provides, by name; ``left_out`` says why a plugin is not in it."""
+    """What every plugin provides, by name; ``left_out`` says why a plugin is not in it.
 
-    sets: Mapping[str, CardSet]
-    cards: Mapping[str, CardDef]
-    abilities: Mapping[str, Ability]
-    ability_plugins: Mapping[str, str]  # card key -> the plugin that implements it
-    variants: Mapping[str, Variant]
-    kinds: Mapping[str, DecisionKind]
-    bot_kinds: Mapping[str, BotKind]  # the plugins' bot kinds (the built-in ones apart)
-    observers: Mapping[type[Any], Any]  # event type -> pluggy hook caller of its observers
-    hook_plugins: Mapping[CodeType, str]  # event hook implementation's code -> plugin
+    Its mappings are read-only copies (see :func:`_read_only`)."""
+
+    sets: Mapping[str, CardSet] = attrs.field(converter=_read_only)
+    cards: Mapping[str, CardDef] = attrs.field(converter=_read_only)
+    abilities: Mapping[str, Ability] = attrs.field(converter=_read_only)
+    # card key -> the plugin that implements it
+    ability_plugins: Mapping[str, str] = attrs.field(converter=_read_only)
+    variants: Mapping[str, Variant] = attrs.field(converter=_read_only)
+    kinds: Mapping[str, DecisionKind] = attrs.field(converter=_read_only)
+    # the plugins' bot kinds (the built-in ones apart)
+    bot_kinds: Mapping[str, BotKind] = attrs.field(converter=_read_only)
+    # event type -> pluggy hook caller of its observers
+    observers: Mapping[type[Any], Any] = attrs.field(converter=_read_only)
+    # event hook implementation's code -> plugin
+    hook_plugins: Mapping[CodeType, str] = attrs.field(converter=_read_only)
     observing: frozenset[str]  # plugins that implement an event hook
-    contributions: Mapping[str, Contribution]
-    left_out: Mapping[str, str]  # plugin -> why it was left out
+    contributions: Mapping[str, Contribution] = attrs.field(converter=_read_only)
+    left_out: Mapping[str, str] = attrs.field(converter=_read_only)  # plugin -> why it was left out
 
     @classmethod
     def collect(cls, manager: pluggy.PluginManager) -> Tables:
