@@ -77,6 +77,13 @@ WRONG_VALUES = [
     "|\n  text",
 ]
 
+#: YAML escapes of characters a terminal obeys: ESC, NUL, BEL, CSI, NEL, DEL, a line
+#: separator, a bidi override and isolate, and a newline (allowed in a text only).
+ESCAPES = ["\\e", "\\0", "\\a", "\\x9b", "\\N", "\\x7f", "\\L", "\\u202e", "\\u2066", "\\n"]
+
+#: What no word of a loaded card set holds (its texts are made one line when read).
+RAW = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
 NOT_UTF8 = [b"\xff", b"\xfe", b"\xc3", b"\xe9", b"\x80", b"\xed\xa0\x80", b"\xf8\x88\x80\x80\x80"]
 
 
@@ -123,6 +130,7 @@ def damages(draw: st.DrawFn) -> Damage:
                 "duplicate_line",
                 "drop_line",
                 "control",
+                "escape",
             ]
         )
     )
@@ -174,6 +182,9 @@ def damages(draw: st.DrawFn) -> Damage:
         )
     if kind == "wrong_value":
         return _replacing_value(where, draw(st.sampled_from(WRONG_VALUES)).encode())
+    if kind == "escape":  # a character a terminal obeys, written as a YAML escape
+        escape = draw(st.sampled_from(ESCAPES))
+        return _replacing_value(where, b'"Arch' + escape.encode() + b'er"')
     if kind == "duplicate_line":
 
         def duplicate(data: bytes) -> bytes:
@@ -236,6 +247,10 @@ def assert_sane(card_set: CardSet, path: Path) -> None:
         assert card.requires is None or is_key(card.requires)
         assert all(type(k) is str and type(v) is str for k, v in card.names)
         assert card.source.startswith(f"{path}:")
+        # Words a terminal would obey are refused, whatever escape wrote them.
+        words = [card.name, card.text, card.idle or "", *dict(card.names + card.texts).values()]
+        for word in [card_set.title, *words]:
+            assert RAW.search(word) is None, f"{card.key}: {word!r}"
 
 
 def play(registry: Registry, sets: tuple[str, ...], seed: int) -> None:

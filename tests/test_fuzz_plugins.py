@@ -14,6 +14,7 @@ under :func:`no_hang`.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -137,15 +138,23 @@ OPTIONS = st.one_of(
 CARDS = st.one_of(st.just("self"), st.integers(-2, 70), st.none(), st.text(max_size=2))
 FAMILIES = st.sampled_from(["owner", "red", "blue", "green", "purple", "", None, 0])
 KINDS = st.sampled_from(["choose", "target", "move", "twin", "pick", "place", "reveal", "nope"])
+#: Words a terminal would obey: a question or a label holding one is refused.
+HOSTILE_WORDS = st.sampled_from(
+    ["\x1b[2J", "\x1b]0;title\x07", "two\nlines", "\u202eright", "\x9b1m"]
+)
 WORDS = st.fixed_dictionaries(
     {},
     optional={
-        "question": st.none() | st.text(max_size=4) | st.integers(),
+        "question": st.none() | st.text(max_size=4) | st.integers() | HOSTILE_WORDS,
         "labels": st.none()
-        | st.dictionaries(st.sampled_from(["a", "b", 0, 1]), st.text(max_size=3), max_size=2)
+        | st.dictionaries(
+            st.sampled_from(["a", "b", 0, 1]), st.text(max_size=3) | HOSTILE_WORDS, max_size=2
+        )
         | st.lists(st.text(max_size=2), max_size=2),
     },
 )
+#: What no question or label a game keeps holds.
+RAW = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 #: A question asked as the rules allow, so that games go on past the first answer.
 FAIR_ASK = st.tuples(
     st.just("ask"),
@@ -202,6 +211,10 @@ def answered(game: Game, number: int, as_json: bool) -> str:
         return f"refused: {type(error).__name__}"
     check_state(game._state)
     assert game.decision is not None or game.over
+    asked = game.decision
+    if asked is not None:  # the words it waits on are printable as they are
+        for word in [asked.question or "", *(asked.labels or ())]:
+            assert RAW.search(word) is None, repr(word)
     return "accepted"
 
 

@@ -61,6 +61,7 @@ from .conformance.serve import engine_command
 from .core.bounds import MAX_SEED
 from .core.errors import OriflammeError, PluginError
 from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
+from .core.words import escaped
 from .perft import perft_command
 from .simulate import simulate_command
 from .study.command import study_command
@@ -140,9 +141,11 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _say(line: str) -> None:
-    """One line on stderr; if even stderr is gone, there is no one left to tell."""
+    """One line on stderr, each character a terminal would obey written out (a
+    plugin's error, a save's words, a path); if even stderr is gone, there is no one
+    left to tell."""
     with contextlib.suppress(OSError, ValueError):
-        print(line, file=sys.stderr, flush=True)
+        print(escaped(line), file=sys.stderr, flush=True)
 
 
 def _flush(stream: TextIO | None) -> None:

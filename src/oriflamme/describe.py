@@ -3,6 +3,10 @@
 Everything here reads an :class:`~oriflamme.Observation`, so a description can never
 name a card the family may not see. Card names come from the game's card definitions.
 What happened is told by :mod:`oriflamme.story`.
+
+Words from outside the engine (a plugin's card names, questions and labels, a save's,
+the network's) are shown with each character a terminal would obey written out
+(:func:`~oriflamme.core.words.escaped`): what is described here is printed as it is.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from .core.decisions import FIRST, LAST, Answer, At, Decision
 from .core.identity import CardId
 from .core.kinds import DecisionKind
 from .core.observation import Observation
+from .core.words import escaped
 
 
 class Words:
@@ -32,13 +37,13 @@ class Words:
         if key is None:
             return "face-down card"
         definition = self.definitions.get(key)
-        return definition.name_in(self.language) if definition is not None else key
+        return escaped(definition.name_in(self.language) if definition is not None else key)
 
     def card(self, card: CardId | None) -> str:
         """``card``'s printed family and name, e.g. ``blue Soldier``."""
         if card is None:
             return "a card"
-        colour = self.seen.colour(card)
+        colour = escaped(self.seen.colour(card))
         if self.seen.key(card) is None:
             return f"{colour}'s face-down card"
         return f"{colour} {self.short(card)}"
@@ -46,11 +51,11 @@ class Words:
     def queue_card(self, card: CardId) -> str:
         seen = self.seen
         owner = seen.owner(card)
-        bribed = "" if owner == seen.colour(card) else f", owned by {owner} (Bribery)"
+        bribed = "" if owner == seen.colour(card) else f", owned by {escaped(owner)} (Bribery)"
         tokens = seen.tokens_on(card)
         counted = f", {tokens} token{'s' * (tokens != 1)}" if tokens else ""
         if seen.key(card) is None:
-            return f"{seen.colour(card)}'s face-down card{counted}{bribed}"
+            return f"{escaped(seen.colour(card))}'s face-down card{counted}{bribed}"
         face = "face up" if seen.is_up(card) else "face down, yours"
         return f"{self.card(card)} ({face}{counted}{bribed})"
 
@@ -106,13 +111,14 @@ def view_lines(words: Words) -> list[str]:
         cards = [f"{f}: {listed(cs)}" for f, cs in pile.items() if cs]
         if cards:
             lines.append(f"{name}: " + "; ".join(cards))
-    return lines
+    return [escaped(line) for line in lines]  # family names too: a save's, say
 
 
 def answer_text(kind: DecisionKind, words: Words, decision: Decision, answer: Answer) -> str:
-    """One legal answer, in words."""
-    return kind.option(decision, answer, words)
+    """One legal answer, in words (a plugin's labels or a save's, escaped)."""
+    return escaped(kind.option(decision, answer, words))
 
 
 def question_text(kind: DecisionKind, words: Words, decision: Decision) -> str:
-    return kind.question(decision, words)
+    """The question, in words (a plugin's or a save's, escaped)."""
+    return escaped(kind.question(decision, words))

@@ -13,7 +13,9 @@ showed it then. What a card is called comes from the observation, which names on
 cards the family may see; a card another family placed is never named at its
 placement, nor while it lies hidden, even if it is known later: the story read whole
 is the story read as it happened. Card names may be in another language
-(``language``: a code the card data names, e.g. ``fr`` or ``pl``).
+(``language``: a code the card data names, e.g. ``fr`` or ``pl``). Each line is
+printable as it is: a character a terminal would obey, in a plugin's card name or a
+save's family name, is written out (:func:`~oriflamme.core.words.escaped`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from .core.events import (
 from .core.identity import CardId
 from .core.kinds import counted
 from .core.observation import Observation
+from .core.words import escaped
 
 
 def _capital(line: str) -> str:
@@ -91,7 +94,7 @@ class Story:
         self.told = len(events)
         if self._turn is not None and seen.acting != self._turn:
             self._close(lines)  # its turn is over, though no event has said so yet
-        return [_capital(line) for line in lines]
+        return [_capital(escaped(line)) for line in lines]
 
     def _tell(self, event: Event, following: Event | None, lines: list[str]) -> bool:
         """Tell ``event``; True if ``following`` was told with it (and must be skipped)."""

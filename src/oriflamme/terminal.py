@@ -15,6 +15,10 @@ digits. Read from a pipe or a file, a line keeps its first :data:`MAX_LINE` char
 After :data:`MAX_WRONG` wrong answers in a row, or :data:`MAX_LINES` lines that
 answer nothing, the game ends with status 1: input that never answers (a script gone
 wrong) must not loop for ever.
+
+Whatever is printed is printable: a character a terminal would obey (ESC, a C1
+control, a bidi override) in words from a plugin, a save or the person is written
+out instead (:func:`~oriflamme.core.words.escaped`), so that it shows and does nothing.
 """
 
 from __future__ import annotations
@@ -36,6 +40,7 @@ from .core.decisions import Answer, Placement
 from .core.errors import ConfigError
 from .core.game import Game
 from .core.plugins import Registry
+from .core.words import escaped
 from .describe import Words, answer_text, question_text, view_lines
 from .savefile import check_same, check_save_path, load_game, save_game
 from .story import Story
@@ -140,7 +145,8 @@ class TerminalGame:
         self.story = Story(self.definitions, language)
 
     def say(self, text: str = "") -> None:
-        print(text, file=self.out)
+        # Every line the game prints passes here: the last guard of the terminal.
+        print(escaped(text, newlines=True), file=self.out)
 
     def words(self) -> Words:
         return Words(self.game.observe(self.you), self.definitions, self.language)
@@ -384,7 +390,7 @@ def play_command(
     ]
     if save is not None:
         lines.append(f"The game is saved in {save} after every answer (--load continues it).")
-    print("\n".join(lines), file=stream)
+    print(escaped("\n".join(lines), newlines=True), file=stream)  # a save's path, names
     writer = None if save is None else (lambda played: save_game(played, save))
     terminal = TerminalGame(game, you, bots, read, stream, language=language, save=writer)
     return terminal.run(resumed=load is not None)

@@ -21,8 +21,18 @@ Two kinds of runaway are stopped:
   ignores what they raise). This stops a loop that never calls the engine. The
   tracer is installed only when no other one is (a debugger, coverage): then only
   engine steps count.
+* **Memory**, :data:`MAX_MEMORY` bytes more than the process held when the call of
+  third-party code began: the same tracer reads how much memory the process holds
+  (its resident set, from ``/proc/self/statm``, else its peak from
+  :func:`resource.getrusage`; where neither can be read, memory is not bounded),
+  at most once a millisecond of plugin code, so that it costs next to nothing. This
+  stops code that keeps growing what it holds (a list that doubles at each turn of
+  a loop) long before the system would, a second or so at most. It is counted from
+  the first reading, a millisecond in; one line that takes all the memory at once
+  (``[0] * 10**10``) is not stopped, nor is memory other threads take meanwhile told
+  apart from the plugin's.
 
-Past either bound the answer is refused and taken back whole, the game exactly as it
+Past any bound the answer is refused and taken back whole, the game exactly as it
 was, with an :class:`~oriflamme.AbilityError` that names the plugin and the bound.
 :class:`OverBudget` is a ``BaseException``, like ``KeyboardInterrupt``, so that a
 plugin's ``except Exception`` cannot swallow it; once a bound is passed, every
@@ -42,6 +52,7 @@ import dis
 import gc
 import os
 import sys
+import time
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from types import CodeType, FrameType
@@ -59,6 +70,11 @@ if TYPE_CHECKING:
 MAX_STEPS = 10_000
 #: Lines of third-party code one answer may run, when they can be counted.
 MAX_LINES = 1_000_000
+#: Bytes of memory one call of third-party code may add to what the process holds,
+#: when they can be counted (see the module's documentation).
+MAX_MEMORY = 256 * 1024 * 1024
+#: Nanoseconds of third-party code between two readings of the memory held.
+MEMORY_EVERY = 1_000_000
 
 
 class Budget(NamedTuple):
@@ -101,6 +117,33 @@ def lines_bound(budget: Budget) -> str:
     return f"its budget of {budget.lines:,} lines of plugin code for one answer (see Game.budget)"
 
 
+def memory_bound(bound: int) -> str:
+    return (
+        f"its bound of {bound // (1024 * 1024):,} MiB more memory for one call of plugin "
+        "code (oriflamme.core.budget.MAX_MEMORY)"
+    )
+
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def held() -> int:
+    """Bytes of memory the process holds now (its resident set), or its peak where
+    that cannot be read; 0 if neither can."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        pass
+    try:
+        import resource  # noqa: PLC0415 - not on every system
+
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    except (ImportError, OSError, ValueError):
+        return 0
+    return peak if sys.platform == "darwin" else peak * 1024  # bytes there, KiB elsewhere
+
+
 def checked_budget(budget: object) -> Budget:
     """``budget`` if it is a :class:`Budget` of whole positive bounds; a TypeError or
     ValueError saying what is expected otherwise."""
@@ -128,17 +171,21 @@ def third_party(code: object) -> bool:
 
 
 _COUNTED = frozenset({"line", "opcode"})
+_clock = time.perf_counter_ns
 
 
 class _Tracer:
-    """Counts the lines of third-party code run in one answer (see the module)."""
+    """Counts the lines of third-party code run in one answer, and watches the memory
+    it takes (see the module)."""
 
-    __slots__ = ("engine", "left", "local")
+    __slots__ = ("base", "due", "engine", "left", "local")
 
     def __init__(self, engine: Effects) -> None:
         self.engine = engine
         self.left = engine._lines
         self.local = self.line  # bound once: the tracer returns it for every frame
+        self.due = _clock() + MEMORY_EVERY  # when memory is next read
+        self.base = -1  # what the process held at the first reading
 
     def call(self, frame: FrameType, event: str, arg: object) -> Any:
         code = frame.f_code
@@ -159,7 +206,20 @@ class _Tracer:
                 engine = self.engine
                 engine._steps = 0  # sticky: the next engine step raises again
                 raise OverBudget(lines_bound(engine.budget))
+            if _clock() >= self.due:
+                self.memory()
         return self.local
+
+    def memory(self) -> None:
+        """Read the memory held; past :data:`MAX_MEMORY` more than at the first
+        reading, the answer is over its budget."""
+        self.due = _clock() + MEMORY_EVERY
+        now = held()
+        if self.base < 0:
+            self.base = now
+        elif now - self.base > MAX_MEMORY:
+            self.engine._steps = 0  # sticky, as for lines
+            raise OverBudget(memory_bound(MAX_MEMORY))
 
 
 def _gc_callbacks() -> frozenset[object]:
@@ -299,9 +359,9 @@ def guarded_rules(rules: GameRules) -> GameRules:
             hook_plugins=rules.hook_plugins,
             plugins=rules.plugins,
             ability_plugins=rules.ability_plugins,
+            # Continuations name the plugin's own ability objects, not their guards.
+            ability_keys=rules.ability_keys,
         )
-        # Continuations name the plugin's own ability objects, not their guards.
-        guarded.ability_keys = rules.ability_keys
     if len(_GUARDED) >= _GUARDED_SIZE:
         _GUARDED.pop(next(iter(_GUARDED)))  # keep it bounded
     _GUARDED[id(rules)] = (rules, guarded)

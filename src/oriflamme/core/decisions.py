@@ -78,13 +78,21 @@ class Placements:
                 yield _new(Placement, (card, at))
 
     def __contains__(self, answer: object) -> bool:
-        if not isinstance(answer, Placement):
+        if type(answer) is not Placement:
             return False
         card, at = cast("tuple[object, object]", answer)  # it may hold anything
-        return card in self.cards and at in self.ats
+        # Exact types first: a caller's object that equals everything is no option.
+        return (
+            type(card) is int
+            and (type(at) is str or type(at) is int)
+            and card in self.cards
+            and at in self.ats
+        )
 
     def index(self, answer: Placement) -> int:
         """The option number of ``answer`` (a ``ValueError`` if it is not an option)."""
+        if answer not in self:
+            raise ValueError("the placement is not one of the options")
         return self.cards.index(answer.card) * len(self.ats) + self.ats.index(answer.at)
 
     def __eq__(self, other: object) -> bool:

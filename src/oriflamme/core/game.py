@@ -171,7 +171,7 @@ class Game:
         :class:`AbilityError` naming the plugin, and leaves the game as it was too.
         """
         decision = self._state.pending
-        if decision is None or (family is not None and family != decision.family):
+        if decision is None or (family is not None and not _asked(decision, family)):
             raise _not_asked(decision, family)
         kind = decision.kind
         # Fast paths for an offered answer given as offered; anything else is checked
@@ -210,7 +210,7 @@ class Game:
 
         ``family``, if given, is who answers, as for :meth:`answer`."""
         decision = self._state.pending
-        if decision is None or (family is not None and family != decision.family):
+        if decision is None or (family is not None and not _asked(decision, family)):
             raise _not_asked(decision, family)
         options = decision.options
         if type(number) is not int or not 0 <= number < len(options):
@@ -393,10 +393,17 @@ class Game:
         return f"{head}\n{self.observe(None)}"
 
 
-def _not_asked(decision: Decision | None, family: str | None) -> IllegalAnswer:
+def _asked(decision: Decision, family: object) -> bool:
+    """Whether ``family`` is the family ``decision`` asks: a str, compared as one (a
+    caller's object that equals everything is no family)."""
+    return type(family) is str and family == decision.family
+
+
+def _not_asked(decision: Decision | None, family: object) -> IllegalAnswer:
     """The refusal of an answer when no decision is pending, or another family's is."""
     if decision is None:
         return IllegalAnswer("the game is over: there is no decision to answer")
+    who = family if type(family) is str and len(family) <= 40 else shown(family)
     return IllegalAnswer(
-        f"it is {decision.family}'s turn to answer a {decision.kind} decision, not {family}'s"
+        f"it is {decision.family}'s turn to answer a {decision.kind} decision, not {who}'s"
     )

@@ -20,10 +20,11 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, ClassVar, Protocol
+from collections.abc import Iterable, Iterator
+from itertools import islice
+from typing import TYPE_CHECKING, ClassVar, Protocol, cast
 
-from .bounds import MAX_ARGUMENT_DEPTH
+from .bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES
 from .cardsets import RevealTokens
 from .compiling import mypyc_attr
 from .decisions import FIRST, LAST, Answer, At, Decision, Placement
@@ -83,9 +84,9 @@ class DecisionKind:
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         """``answer`` in its canonical form, or :class:`IllegalAnswer` saying why."""
-        wanted = _tupled(answer)
+        wanted = _tupled(answer, 0, [MAX_ARGUMENT_VALUES])
         for option in decision.options:
-            if type(option) is type(wanted) and option == wanted:
+            if _same(option, wanted):
                 return option
         raise refuse(decision, f"{shown(answer)} is not one of the options {self.listed(decision)}")
 
@@ -124,27 +125,157 @@ def _label(decision: Decision, option: Answer) -> str | None:
 
 #: The most of an answer a refusal repeats: an answer can be any size.
 SHOWN = 80
+#: The largest whole number a refusal writes out (more digits than :data:`SHOWN`):
+#: Python refuses to write one of more than 4,300 digits, and a long one takes long.
+_WRITTEN_BITS = 4 * SHOWN
+#: How deep into nested lists a refusal looks.
+_SHOWN_DEPTH = 10
 
 
 def shown(answer: object) -> str:
-    """``answer`` as the sender wrote it, cut short if it is long."""
-    try:
-        text = repr(answer)
-    except Exception:  # a caller's object whose repr fails is still refused cleanly
-        name = type(answer).__name__
-        text = f"{'an' if name[:1] in 'aeiou' else 'a'} {name} too long to show"
+    """``answer`` as the sender wrote it (as ``repr`` writes JSON values and a
+    :class:`Placement`), cut short if it is long.
+
+    However big or hostile the value, this takes a bounded time and runs none of its
+    code: a whole number past :data:`SHOWN` digits is ``an int too long to show``;
+    lists, tuples and dicts are written item by item only until :data:`SHOWN`
+    characters are written (one that holds itself as ``[...]``); an object of another
+    type is named by its type and address (``object.__repr__``), never by its own
+    ``__repr__``.
+    """
+    parts: list[str] = []
+    _write(answer, parts, [SHOWN + 1], 0, [])
+    text = "".join(parts)
     return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
 
 
-#: Options nest no deeper than a save holds them (.bounds); a deeper answer matches
-#: none and is left as sent.
+def _write(value: object, parts: list[str], left: list[int], depth: int, open_: list[int]) -> None:
+    """Append ``value``'s words to ``parts`` until ``left[0]`` characters are spent."""
+    if left[0] <= 0:
+        return
+    text: str | None = None
+    if value is None or type(value) is bool:
+        text = repr(value)
+    elif isinstance(value, int):
+        if int.bit_length(value) > _WRITTEN_BITS:
+            text = f"an {'int' if type(value) is int else type(value).__name__} too long to show"
+        else:
+            text = int.__repr__(value)
+    elif isinstance(value, float):
+        text = float.__repr__(value)
+    elif isinstance(value, str):
+        text = str.__repr__(str.__getitem__(value, slice(0, SHOWN)))
+    elif isinstance(value, bytes):
+        text = bytes.__repr__(bytes.__getitem__(value, slice(0, SHOWN)))
+    elif isinstance(value, list | tuple | dict | set | frozenset):
+        _write_items(value, parts, left, depth, open_)
+        return
+    else:  # never the object's own code: it may be anything
+        text = object.__repr__(value)
+    parts.append(text)
+    left[0] -= len(text)
+
+
+Items = list[object] | tuple[object, ...] | dict[object, object] | set[object] | frozenset[object]
+
+
+def _write_items(
+    value: Items, parts: list[str], left: list[int], depth: int, open_: list[int]
+) -> None:
+    """A list, tuple, dict or set, item by item (each read as its base type reads it)."""
+    opening, closing, names = _brackets(value)
+    if isinstance(value, set | frozenset) and not value:
+        _put("set()" if isinstance(value, set) else "frozenset()", parts, left)
+        return
+    if id(value) in open_ or depth >= _SHOWN_DEPTH:
+        _put(f"{opening}...{closing}", parts, left)  # as repr writes a list inside itself
+        return
+    open_.append(id(value))
+    _put(opening, parts, left)
+    items = _first_items(value)
+    for number, item in enumerate(items):
+        if left[0] <= 0:
+            break
+        if number:
+            _put(", ", parts, left)
+        if number < len(names):
+            _put(names[number], parts, left)
+        if isinstance(value, dict):
+            key, entry = cast(tuple[object, object], item)
+            _write(key, parts, left, depth + 1, open_)
+            _put(": ", parts, left)
+            _write(entry, parts, left, depth + 1, open_)
+        else:
+            _write(item, parts, left, depth + 1, open_)
+    if type(value) is tuple and len(items) == 1:
+        _put(",", parts, left)
+    _put(closing, parts, left)
+    open_.pop()
+
+
+def _put(text: str, parts: list[str], left: list[int]) -> None:
+    parts.append(text)
+    left[0] -= len(text)
+
+
+def _brackets(value: Items) -> tuple[str, str, tuple[str, ...]]:
+    """How ``repr`` opens and closes ``value``, and names its first items."""
+    if type(value) is Placement:
+        return "Placement(", ")", ("card=", "at=")
+    if isinstance(value, list):
+        return "[", "]", ()
+    if isinstance(value, tuple):
+        return "(", ")", ()
+    if isinstance(value, frozenset):
+        return "frozenset({", "})", ()
+    return "{", "}", ()
+
+
+def _first_items(value: Items) -> list[object]:
+    """The first items of ``value`` that a refusal may show (a dict's as pairs), read
+    by the base type's own methods: a subclass's code never runs, no key is hashed."""
+    count = SHOWN // 2
+    if isinstance(value, dict):
+        members: Iterator[object] = iter(dict.items(value))
+    elif isinstance(value, set):
+        members = set.__iter__(value)
+    elif isinstance(value, frozenset):
+        members = frozenset.__iter__(value)
+    elif isinstance(value, list):
+        return list.__getitem__(value, slice(0, count))
+    else:
+        return list(tuple.__getitem__(value, slice(0, count)))
+    return list(islice(members, count))
+
+
+#: Options nest no deeper than a save holds them (.bounds), and hold no more values;
+#: a deeper or bigger answer matches none and is left as sent.
 DEPTH = MAX_ARGUMENT_DEPTH
 
 
-def _tupled(value: object, depth: int = 0) -> object:
-    if isinstance(value, list) and depth < DEPTH:
-        return tuple(_tupled(item, depth + 1) for item in value)
+def _tupled(value: object, depth: int, left: list[int]) -> object:
+    """``value`` with its lists as tuples, as the options are kept; ``left[0]``: how
+    many values more it may hold before it is left as sent (it matches no option)."""
+    left[0] -= 1
+    if type(value) is list and depth < DEPTH and left[0] >= 0:
+        return tuple([_tupled(item, depth + 1, left) for item in value])
     return value
+
+
+def _same(option: object, wanted: object) -> bool:
+    """Whether ``wanted`` is ``option``: the same types all through (``True`` is not
+    ``1``), so that none of a caller's own code runs (an ``__eq__`` that says yes to
+    everything, or raises)."""
+    kind = type(option)
+    if type(wanted) is not kind:
+        return False
+    if kind is tuple:
+        parts = cast(tuple[object, ...], option)
+        other = cast(tuple[object, ...], wanted)
+        return len(parts) == len(other) and all(
+            _same(part, given) for part, given in zip(parts, other, strict=True)
+        )
+    return option == wanted  # None, bool, int, float, str: their own comparison
 
 
 def _listed(options: Iterable[Answer]) -> str:
@@ -158,15 +289,16 @@ def _index(decision: Decision, answer: object, what: str) -> int:
     if answer not in decision.options:
         raise refuse(
             decision,
-            f"{what} {answer} is not allowed; the legal answers are {_listed(decision.options)}",
+            f"{what} {shown(answer)} is not allowed; the legal answers are "
+            f"{_listed(decision.options)}",
         )
     return answer
 
 
 def _spot(game: Effects, decision: Decision, at: object) -> At:
     """A place in the queue: ``first``, ``last`` or a position index that exists."""
-    if at in (FIRST, LAST):
-        return FIRST if not game.queue else str(at)  # FORMAT: one answer in an empty queue
+    if type(at) is str and at in (FIRST, LAST):  # a str, not whatever equals one
+        return FIRST if not game.queue else at  # FORMAT: one answer in an empty queue
     if type(at) is not int:
         raise refuse(
             decision,
@@ -174,7 +306,7 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
         )
     length = len(game.queue)
     if not 0 <= at < length:
-        raise refuse(decision, f"there is no position {at}: the queue has {indices(length)}")
+        raise refuse(decision, f"there is no position {shown(at)}: the queue has {indices(length)}")
     return at
 
 
@@ -218,7 +350,8 @@ class PlaceKind(DecisionKind):
         if card not in hand:
             # Ids only, and not the hand: the sender may be another family (P4).
             raise refuse(
-                decision, f"card {card} is not in {family}'s hand: see its observation's hand"
+                decision,
+                f"card {shown(card)} is not in {family}'s hand: see its observation's hand",
             )
         if game.round < 2:
             raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
@@ -237,15 +370,37 @@ class PlaceKind(DecisionKind):
 
 
 def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
-    if isinstance(answer, Mapping) and set(answer) == {"card", "at"}:
-        card, at = answer["card"], answer["at"]
-    elif isinstance(answer, tuple | list) and len(answer) == 2:
-        card, at = answer
+    # Exact types only, read as their base types read them: a caller's subclass or
+    # mapping could run any code of its own (an __iter__, a __getitem__, a __hash__).
+    kind = type(answer)
+    if kind is dict and _is_placement_dict(cast(dict[object, object], answer)):
+        given = cast(dict[str, object], answer)
+        card, at = given["card"], given["at"]
+    elif (kind is Placement or kind is tuple) and tuple.__len__(
+        cast(tuple[object, ...], answer)
+    ) == 2:
+        card, at = cast(tuple[object, object], answer)
+    elif kind is list and len(cast(list[object], answer)) == 2:
+        card, at = cast(list[object], answer)
     else:
         raise refuse(decision, f"a placement is answered Placement(card, at), not {shown(answer)}")
     if type(card) is not int:
         raise refuse(decision, f"a placement names a card in hand by its id, not {shown(card)}")
     return card, at
+
+
+def _is_placement_dict(answer: dict[object, object]) -> bool:
+    """Whether ``answer``'s keys are exactly ``card`` and ``at`` (each a str: no key's
+    own code runs to compare them)."""
+    return (
+        len(answer) == 2
+        and all(type(key) is str for key in answer)
+        and set(answer)
+        == {
+            "card",
+            "at",
+        }
+    )
 
 
 class RevealKind(DecisionKind):
@@ -388,7 +543,7 @@ class ChooseKind(DecisionKind):
     help = "choose"
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        if not isinstance(answer, str) or answer not in decision.options:
+        if type(answer) is not str or answer not in decision.options:
             raise refuse(
                 decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
             )

@@ -6,7 +6,9 @@ not in the game, options of a type the kind refuses) would leave a game nobody c
 play on. So such a question is refused at once, inside the answer being applied:
 the answer is taken back and the error names the plugin. So is a question, or a
 task, a save could not hold (see :mod:`.bounds`): options or words past its bounds, a
-task about no card of the game, one more task than a save holds.
+task about no card of the game, one more task than a save holds. And so are words a
+game could not print (:mod:`.words`): a question or a label that holds a control
+character, a newline or a bidi override.
 """
 
 from __future__ import annotations
@@ -23,12 +25,13 @@ from .bounds import (
     OPTION_WORDS,
     value_problem,
 )
-from .budget import is_guarded, running_code
+from .budget import running_code
 from .decisions import ENGINE_KINDS, Answer, Decision
 from .errors import IllegalAnswer, PluginError
 from .identity import CardId
 from .kinds import indices, shown
 from .state import RESOLUTION
+from .words import RULE, control_problem
 
 if TYPE_CHECKING:
     from .effects import Effects
@@ -80,7 +83,7 @@ def checked_options(
             f"{who} asked a question no game can save: {len(options)} options "
             f"(at most {MAX_ARGUMENT_VALUES})"
         )
-    chosen: tuple[Any, ...] = tuple(_tupled(option, 0) for option in options)
+    chosen: tuple[Any, ...] = tuple(_option(option, who, kind) for option in options)
     for option in chosen:
         problem = value_problem(option)
         if problem is not None:
@@ -95,18 +98,11 @@ def checked_options(
             )
     if not chosen:
         return chosen  # RULINGS R4: nothing to choose, nothing happens
-    if question is not None and len(question) > MAX_STRING:
-        raise PluginError(
-            f"{who} worded its question in {len(question)} characters: a save holds "
-            f"at most {MAX_STRING}"
+    if question is not None:
+        _check_words(
+            question, f"{who} worded its question", f"its {kind} question about card {about}"
         )
-    worded = words(chosen, labels)
-    for said in worded or ():
-        if len(said) > MAX_STRING:
-            raise PluginError(
-                f"{who} worded an option in {len(said)} characters: a save holds at "
-                f"most {MAX_STRING}"
-            )
+    worded = _labels(chosen, labels, who, f"an option of its {kind} question about card {about}")
     decision = Decision(family, kind, chosen, about, question, worded)
     rules = game.rules.kinds[kind]
     for option in chosen:
@@ -141,11 +137,66 @@ def _card(game: Effects, card: object, what: str) -> CardId:
     return card
 
 
-def _tupled(value: object, depth: int) -> object:
+def _check_words(text: str, worded: str, what: str) -> None:
+    """Refuse words a save could not hold or a game could not print; ``worded``
+    (``plugin 'p': the ability of 'k' worded its question``) did it, of ``what``."""
+    if len(text) > MAX_STRING:
+        raise PluginError(f"{worded} in {len(text)} characters: a save holds at most {MAX_STRING}")
+    problem = control_problem(text)
+    if problem is not None:
+        raise PluginError(
+            f"{worded} ({what}) in words that {problem}: words are one line of {RULE}"
+        )
+
+
+def _labels(
+    options: tuple[Any, ...], labels: object, who: str, what: str
+) -> tuple[str, ...] | None:
+    """The words of each option (:func:`words`), each checked as a question is."""
+    if labels is None:
+        return None
+    given = cast(Mapping[Any, object], labels)
+    worded: list[str] = []
+    for option in options:
+        label = given.get(option, None)
+        if label is None:
+            label = str(option)  # an option without words is shown as it is
+        elif type(label) is not str:
+            raise PluginError(
+                f"{who} labelled {what} with {shown(label)}: words (a str) are expected"
+            )
+        _check_words(label, f"{who} worded an option", what)
+        worded.append(label)
+    return tuple(worded)
+
+
+class _TooBig(Exception):
+    """An option holds more values than a save does: it is not copied any further."""
+
+
+def _option(option: object, who: str, kind: str) -> object:
+    """``option`` as the game keeps it (:func:`_tupled`), or a :class:`PluginError` as
+    soon as it holds more values than a save does (copying it whole could take all
+    the memory there is: a list may hold the same big list many times over)."""
+    try:
+        return _tupled(option, 0, [MAX_ARGUMENT_VALUES])
+    except _TooBig:
+        raise PluginError(
+            f"{who} asked a question no game can save: an option of its {kind} question "
+            f"holds more than {MAX_ARGUMENT_VALUES} values (at most {MAX_ARGUMENT_VALUES}, "
+            f"{MAX_ARGUMENT_DEPTH} levels deep)"
+        ) from None
+
+
+def _tupled(value: object, depth: int, left: list[int]) -> object:
     """``value`` with its lists as tuples, as the game keeps an option, down to one
-    level past the deepest a save holds (what is left deeper is refused as too deep)."""
+    level past the deepest a save holds (what is left deeper is refused as too deep);
+    ``left[0]``: how many more values it may hold."""
+    left[0] -= 1
+    if left[0] < 0:
+        raise _TooBig
     if isinstance(value, list | tuple) and depth <= MAX_ARGUMENT_DEPTH:
-        return tuple(_tupled(item, depth + 1) for item in value)
+        return tuple(_tupled(item, depth + 1, left) for item in value)
     return value
 
 
@@ -154,7 +205,9 @@ def asker(game: Effects, key: str) -> str:
     running third-party code, when it continues with a built-in card's method)."""
     rules = game.rules
     running = game._running
-    if running is not None and not is_guarded(rules.abilities.get(key)):
+    if running is not None:
+        # The code that runs asked, whichever ability's method it continues with (its
+        # own, a built-in card's, another plugin's), or an event hook did.
         return running_code(rules, running)
     return f"plugin {rules.ability_plugins.get(key, '?')!r}: the ability of {key!r}"
 

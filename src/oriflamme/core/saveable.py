@@ -8,8 +8,14 @@ from typing import Any
 
 from .bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES, MAX_INT, value_problem
 from .errors import PluginError
+from .kinds import shown
 
 _SCALARS = (str, bool, type(None))
+#: What value_problem says of values past its bounds.
+TOO_BIG = (
+    f"are too big or too deeply nested (at most {MAX_ARGUMENT_VALUES} values, "
+    f"{MAX_ARGUMENT_DEPTH} levels deep)"
+)
 
 
 def saveable(values: tuple[Any, ...], key: str, method: str) -> tuple[Any, ...]:
@@ -28,14 +34,21 @@ def saveable(values: tuple[Any, ...], key: str, method: str) -> tuple[Any, ...]:
         else:
             return values
     what = f"the arguments of {key}.{method}"
-    frozen = tuple(_frozen(value, what, 1) for value in values)
+    left = [MAX_ARGUMENT_VALUES]  # copied no further than a save holds: see _frozen
+    frozen = tuple(_frozen(value, what, 1, left) for value in values)
     problem = value_problem(frozen)
     if problem is not None:
         raise PluginError(f"{what} cannot be saved: they {problem}")
     return frozen
 
 
-def _frozen(value: Any, what: str, depth: int) -> Any:
+def _frozen(value: Any, what: str, depth: int, left: list[int]) -> Any:
+    # ``left[0]``: the values a save still holds. A list that holds one big list many
+    # times over is refused once past it, never copied whole: that could take all the
+    # memory there is.
+    left[0] -= 1
+    if left[0] < 0:
+        raise PluginError(f"{what} cannot be saved: they {TOO_BIG}")
     if type(value) in _SCALARS or type(value) is int:
         return value
     if type(value) is float and math.isfinite(value):
@@ -43,8 +56,8 @@ def _frozen(value: Any, what: str, depth: int) -> Any:
     if type(value) in (tuple, list):
         if depth > MAX_ARGUMENT_DEPTH:
             return value  # too deep to save: value_problem says so, and nothing recurses further
-        return tuple(_frozen(item, what, depth + 1) for item in value)
+        return tuple(_frozen(item, what, depth + 1, left) for item in value)
     raise PluginError(
         f"{what} must be saveable (None, booleans, numbers, strings, and lists or "
-        f"tuples of them), not {type(value).__name__} {value!r}"
+        f"tuples of them), not {type(value).__name__} {shown(value)}"
     )

@@ -12,6 +12,12 @@ aliases), and each is checked before the step that it protects: size and lines o
 the bytes, depth and length on the token stream (PyYAML's composer recurses, and
 scanning costs about 20 microseconds a token), aliases and integers on the node
 tree, before any Python object is built.
+
+Every string in a file (every key and value) is words a game may print: a control
+character, a bidi override or isolate in one is refused with its line (see
+:mod:`.words`), whatever escape wrote it (``"\\e"``, ``"\\x1b"``, ``"\\0"``). A
+newline is allowed only in a text: never in a key, nor in a name or a title
+(:data:`ONE_LINE`).
 """
 
 from __future__ import annotations
@@ -22,12 +28,13 @@ import reprlib
 import stat
 from collections.abc import Mapping
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import yaml
 
 from .errors import OriflammeError
+from .words import RULE, control_problem
 
 Key = str | int
 
@@ -50,6 +57,12 @@ MAX_NODES = 100_000
 
 #: The most digits of an integer (Python refuses to print one of more than 4300).
 MAX_INT_DIGITS = 18
+
+
+#: The fields whose value is one line, and all inside it: a card's (and a scenario's)
+#: name, its names in other languages, a set's title. Every key is one line too. (A
+#: card key or a set name is checked for its own form, newlines and all.)
+ONE_LINE = frozenset({"name", "names", "title"})
 
 
 _SHORT = reprlib.Repr()
@@ -224,9 +237,11 @@ def _check_nodes(root: yaml.Node, path: str, error: type[OriflammeError]) -> Non
     size: dict[int, int] = {}
     open_nodes: set[int] = set()
     builder = yaml.SafeLoader("")
-    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    # Each node with where it is, for a message about its words: the card it belongs
+    # to (the mapping with a 'key'), its field, and whether it is a key itself.
+    stack: list[tuple[yaml.Node, bool, _Place]] = [(root, False, _TOP)]
     while stack:
-        node, walked = stack.pop()
+        node, walked, place = stack.pop()
         key = id(node)
         if walked:
             open_nodes.discard(key)
@@ -246,12 +261,64 @@ def _check_nodes(root: yaml.Node, path: str, error: type[OriflammeError]) -> Non
                 "through an alias: a recursive alias cannot be read"
             )
         open_nodes.add(key)
-        stack.append((node, True))
+        stack.append((node, True, place))
         if isinstance(node, yaml.ScalarNode):
             _check_scalar(node, builder, path, error)
+            _check_words(node, place, path, error)
         elif isinstance(node, yaml.MappingNode):
             _check_unique_keys(node, path, error)
-        stack.extend((child, False) for child in reversed(_children(node)))
+        stack.extend((child, False, within) for child, within in reversed(_placed(node, place)))
+
+
+class _Place(NamedTuple):
+    """Where a node is, for a message: the card (``card 'archer'``), the field
+    (``names.fr``), whether the node is a mapping's key, and whether it is one line."""
+
+    card: str
+    field: str
+    is_key: bool
+    one_line: bool
+
+
+_TOP = _Place("", "", False, False)
+
+
+def _placed(node: yaml.Node, place: _Place) -> list[tuple[yaml.Node, _Place]]:
+    """The children of ``node``, each with where it is."""
+    if isinstance(node, yaml.SequenceNode):
+        return [(child, place._replace(is_key=False)) for child in node.value]
+    if not isinstance(node, yaml.MappingNode):
+        return []
+    card, field = place.card, place.field
+    for k, v in node.value:
+        if isinstance(k, yaml.ScalarNode) and k.value == "key" and isinstance(v, yaml.ScalarNode):
+            card = f"card {show(v.value)}"  # repr: whatever it holds is shown escaped
+            field = ""  # the card's own fields are named from it
+    placed: list[tuple[yaml.Node, _Place]] = []
+    for k, v in node.value:
+        name = k.value if isinstance(k, yaml.ScalarNode) else "?"
+        inner = f"{field}.{name}" if field else name
+        one_line = place.one_line or name in ONE_LINE
+        placed.append((k, _Place(card, inner, True, True)))
+        placed.append((v, _Place(card, inner, False, one_line)))
+    return placed
+
+
+def _check_words(
+    node: yaml.ScalarNode, place: _Place, path: str, error: type[OriflammeError]
+) -> None:
+    """Refuse a string that holds a character a game may not print (see :mod:`.words`)."""
+    problem = control_problem(node.value, newlines=not place.one_line)
+    if problem is None:
+        return
+    field = show(place.field) if place.field else ""
+    what = f"the key {field}" if place.is_key else f"{field or 'a value'}"
+    where = f"{place.card}: " if place.card else ""
+    expected = f"one line of {RULE}" if place.one_line else f"{RULE} (a newline is allowed)"
+    raise error(
+        f"{path}:{node.start_mark.line + 1}: {where}{what} {problem}: "
+        f"{'a key' if place.is_key else 'it'} must be {expected}"
+    )
 
 
 def _check_scalar(
