@@ -452,3 +452,55 @@ def test_an_ability_that_writes_to_the_rules_and_raises_changes_no_game(
     assert dict(registry.rules(("base", "vandals"), {}).variants) == {
         "ambush_own_elimination": "first_edition"
     }
+
+
+class Swapper(Ability):
+    """Sets its ``game``'s rules to another table (another variant) and its budget,
+    then raises if ``raises``."""
+
+    def __init__(self, other: GameRules, *, raises: bool) -> None:
+        self.other = other
+        self.raises = raises
+
+    def activate(self, game: Effects, card: CardId) -> None:
+        swapped: Any = game
+        swapped.rules = self.other
+        swapped.budget = Budget(steps=1)
+        if self.raises:
+            raise RuntimeError("the swapper is done")
+
+
+@pytest.mark.parametrize("raises", [True, False])
+def test_what_an_ability_sets_on_its_game_is_undone(raises: bool, tmp_path: Path) -> None:
+    print("seed 11")
+    base = registry_with({"vandals": Vandals(tmp_path, Ability())})
+    other = base.rules(("base", "vandals"), {"ambush_own_elimination": "revised"})
+    registry = registry_with({"vandals": Vandals(tmp_path, Swapper(other, raises=raises))})
+    game = Game.new(plugin_config(11), registry=registry)
+    rules, budget = game.rules, game.budget
+    game.answer(Placement(card_id(game, "red.vandal"), "first"))
+    for family in ("blue", "green"):
+        game.answer(Placement(card_id(game, f"{family}.heir"), "last"))
+    if raises:
+        with pytest.raises(AbilityError, match="the swapper is done"):
+            game.answer(True)
+    else:
+        game.answer(True)
+    assert game.rules is rules
+    assert game.budget == budget
+    assert dict(game.rules.variants) == {"ambush_own_elimination": "first_edition"}
+    # And it plays on by its own rules (after a refusal, red keeps it face down).
+    if raises:
+        game.answer(False)
+    assert game.rules is rules
+    assert game.decision is not None
+
+
+def test_the_built_in_kinds_refuse_every_write(registry: Registry) -> None:
+    game = Game.new(config(5, ("base", "ablaze"), 3), registry=registry)
+    for kind in game.rules.kinds.values():
+        with pytest.raises(AttributeError):
+            kind.private_options = not kind.private_options  # type: ignore[misc]
+        with pytest.raises(AttributeError):
+            del kind.name
+    assert game.rules.kinds["place"].private_options

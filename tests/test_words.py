@@ -385,11 +385,10 @@ def test_play_load_of_a_save_with_hostile_words_prints_no_control_character(
     printed = capsys.readouterr()
     clean(printed.out)
     clean(printed.err)
-    if status == 0:  # loaded: its words shown, escaped
-        assert escaped(HOSTILE) in printed.out
-    else:  # refused by the loader: one line that names the file
-        assert status == 2
-        assert printed.err.startswith(f"oriflamme: error: --load {path}")
+    # Refused by the loader: one line that names the file and the character.
+    assert status == 2
+    assert printed.err.startswith(f"oriflamme: error: --load {path}")
+    assert "ESC (U+001B)" in printed.err
 
 
 def test_an_error_line_is_printed_escaped(capsys: Any) -> None:
@@ -419,3 +418,11 @@ def test_a_plugin_s_failure_is_warned_of_escaped(
     assert f"plugin 'evil' (evil_rules) failed to load: ImportError: {escaped(HOSTILE)}" in (
         printed.err
     )
+    # The listings print the failure too: escaped there as well.
+    for command in (["plugins"], ["bots"]):
+        assert main(command) == 0
+        printed = capsys.readouterr()
+        clean(printed.out)
+        clean(printed.err)
+    assert main(["plugins"]) == 0
+    assert escaped(HOSTILE) in capsys.readouterr().out

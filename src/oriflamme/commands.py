@@ -12,6 +12,7 @@ from .bots.kinds import bot_kinds
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
 from .conformance.remote import BreaksInARow
 from .core.plugins import Registry
+from .core.words import escaped
 
 
 def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
@@ -83,7 +84,7 @@ def cards_command(args: argparse.Namespace, registry: Registry) -> int:
     registry.set_cards(names)  # an unknown set is reported here, in one line
     for name in names:
         card_set = tables.sets[name]
-        print(f"{card_set.title} (set {name}, plugin {card_set.plugin})")
+        _say(f"{card_set.title} (set {name}, plugin {card_set.plugin})")
         for card in card_set.cards:
             plugin = tables.ability_plugins.get(card.key)
             if plugin is None:
@@ -92,13 +93,13 @@ def cards_command(args: argparse.Namespace, registry: Registry) -> int:
                 note = f"  [ability from plugin {plugin}]"
             else:
                 note = ""
-            print(
+            _say(
                 f"  {card.key:<14} {card.name_in(args.language):<20} "
                 f"{card.type.value:<9} {card.text_in(args.language)}{note}"
             )
     orphans = sorted(set(tables.abilities) - set(tables.cards))
     for key in orphans:
-        print(
+        _say(
             f"[ability with no card] {key!r}: plugin {tables.ability_plugins[key]} "
             "implements it, but no set has that card"
         )
@@ -117,28 +118,28 @@ def plugins_command(args: argparse.Namespace, registry: Registry) -> int:
             if plugin["builtin"]
             else f"{plugin['distribution'] or 'registered by hand'} {plugin['version']}"
         )
-        print(f"{plugin['name']} ({source})")
+        _say(f"{plugin['name']} ({source})")
         if plugin["problem"]:
-            print(f"  LEFT OUT: {plugin['problem']}")
+            _say(f"  LEFT OUT: {plugin['problem']}")
             continue
-        print(f"  sets:      {', '.join(plugin['sets']) or '-'}")
-        print(f"  cards:     {', '.join(plugin['cards']) or '-'}")
-        print(f"  abilities: {', '.join(plugin['abilities']) or '-'}")
+        _say(f"  sets:      {', '.join(plugin['sets']) or '-'}")
+        _say(f"  cards:     {', '.join(plugin['cards']) or '-'}")
+        _say(f"  abilities: {', '.join(plugin['abilities']) or '-'}")
         if plugin["bots"]:
-            print(f"  bots:      {', '.join(plugin['bots'])}")
+            _say(f"  bots:      {', '.join(plugin['bots'])}")
         for variant in plugin["variants"]:
             values = "/".join(
                 str(v).lower() if isinstance(v, bool) else str(v) for v in variant["values"]
             )
             default = variant["default"]
             default = str(default).lower() if isinstance(default, bool) else default
-            print(
+            _say(
                 f"  variant:   {variant['name']} = {values} (default {default}): {variant['help']}"
             )
-        print(f"  hooks:     {', '.join(plugin['hooks'])}")
+        _say(f"  hooks:     {', '.join(plugin['hooks'])}")
     for problem in registry.problems:
         if not any(p["problem"] == problem for p in plugins):
-            print(f"not loaded: {problem}")
+            _say(f"not loaded: {problem}")
     return 0
 
 
@@ -168,8 +169,14 @@ def bots_command(args: argparse.Namespace, registry: Registry) -> int:
         return 0
     for kind in kinds.values():
         source = f" (plugin {kind.plugin})" if kind.plugin else ""
-        print(f"{kind.name}{source}: {kind.help}")
+        _say(f"{kind.name}{source}: {kind.help}")
         for setting in kind.settings:
-            print(f"  {kind.name}:{setting.name}=... {setting.bounds()}: {setting.help}")
+            _say(f"  {kind.name}:{setting.name}=... {setting.bounds()}: {setting.help}")
     print("Choose them with --bots KIND[,KIND...], settings as KIND:NAME=VALUE[:NAME=VALUE]")
     return 0
+
+
+def _say(text: str) -> None:
+    """Prints a line of what plugins wrote (names, texts, helps, failures), escaped:
+    words from a plugin are data, never a terminal's instructions."""
+    print(escaped(text, newlines=True))

@@ -36,6 +36,7 @@ from .engine import Engine
 from .errors import IllegalAnswer, PositionError
 from .identity import NO_CARD
 from .state import END, PLACEMENT, RESOLUTION, State
+from .words import RULE, control_problem
 
 
 def _fail(message: str) -> PositionError:
@@ -64,6 +65,11 @@ def check_control(state: State) -> None:
         raise _fail(f"the {decision.kind} question has {len(decision.options)} answer(s) (R4)")
     if decision.labels is not None and len(decision.labels) != len(decision.options):
         raise _fail(f"the {decision.kind} question words {len(decision.labels)} options, not all")
+    # Words a save carries are printed to people: held to what a plugin may ask.
+    for words in (decision.question, *(decision.labels or ())):
+        problem = control_problem(words) if words is not None else None
+        if problem is not None:
+            raise _fail(f"the {decision.kind} question's wording {problem}: expected {RULE}")
     if decision.kind in ENGINE_KINDS:
         if state.tasks or state.resume is not None:
             raise _fail(f"a {decision.kind} question is asked while an ability is at work")

@@ -255,6 +255,8 @@ class Game:
         state = old.clone()
         engine = self._engine
         engine._state = state  # the rest of an engine is fixed for its game
+        # An ability reaches the engine as its game: whatever it sets there is undone.
+        rules, budget = engine.rules, engine.budget
         try:
             engine.apply(decision, answer)
         except Exception as exc:
@@ -265,6 +267,8 @@ class Game:
         except BaseException:
             engine._state = old
             raise
+        finally:
+            engine.rules, engine.budget = rules, budget
         self._state = state
 
     def legal(self, answer: object) -> bool:

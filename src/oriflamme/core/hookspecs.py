@@ -200,7 +200,8 @@ def card_placed(game: Effects, event: Placed) -> None:
 
 @hookspec
 def token_added(game: Effects, event: TokenAdded) -> None:
-    """A face-down card's owner did not reveal it: one more token lies on it."""
+    """A face-down card's owner did not reveal it: one more token lies on it (none more
+    once it holds the most a card may hold, 100; the event is still sent)."""
 
 
 @hookspec

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from typing import TYPE_CHECKING, ClassVar, Protocol, cast
+from typing import TYPE_CHECKING, ClassVar, NoReturn, Protocol, cast
 
 from .bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES
 from .cardsets import RevealTokens
@@ -332,7 +332,19 @@ def ordinal(number: int) -> str:
     return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
 
 
-class PlaceKind(DecisionKind):
+class BuiltinKind(DecisionKind):
+    """The built-in kinds: one object each, shared by every registry and game of the
+    process, so none may be written to (a bot holding the rules could otherwise make
+    the hand's options public in every game)."""
+
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+
+class PlaceKind(BuiltinKind):
     """The placement phase: put a card from hand at an end, or on a card you own."""
 
     name = "place"
@@ -403,7 +415,7 @@ def _is_placement_dict(answer: dict[object, object]) -> bool:
     )
 
 
-class RevealKind(DecisionKind):
+class RevealKind(BuiltinKind):
     """A face-down card's turn: reveal it, or add a token to it (RULINGS R1)."""
 
     name = "reveal"
@@ -450,7 +462,7 @@ def _revealing(words: Words, card: CardId | None, tokens: int) -> str:
     return f"{paid}, then apply its ability"
 
 
-class TargetKind(DecisionKind):
+class TargetKind(BuiltinKind):
     """An ability chooses a card in the queue, named by its position."""
 
     name = "target"
@@ -494,7 +506,7 @@ def _acting(decision: Decision, words: Words) -> str:
     return f'{acting}: "{definitions[key].text_in(words.language)}"'
 
 
-class MoveKind(DecisionKind):
+class MoveKind(BuiltinKind):
     """The Royal Decree's destination: the index the card will have once moved."""
 
     name = "move"
@@ -512,7 +524,7 @@ class MoveKind(DecisionKind):
         return f"Move it so that it becomes position {option + 1}"
 
 
-class TwinKind(DecisionKind):
+class TwinKind(BuiltinKind):
     """The Prince places its Twin: as ``at`` in a placement."""
 
     name = "twin"
@@ -536,7 +548,7 @@ class TwinKind(DecisionKind):
         return f"Put the Twin {words.spot(option)}"
 
 
-class ChooseKind(DecisionKind):
+class ChooseKind(BuiltinKind):
     """A choice among named options; the asker words them (``labels``)."""
 
     name = "choose"
