@@ -37,7 +37,7 @@ def probe(name: str, seed: int, number: int) -> tuple[str, int]:
     rng = random.Random(f"{seed}/{name}/{number}")
     saves = SAVES[name]
     text = damage(saves[rng.randrange(len(saves))], Seeded(rng))
-    play_seed = rng.randrange(2**16)
+    play_seed = rng.getrandbits(63)
     try:
         with no_hang():
             return outcome(text, play_seed, REGISTRIES[name]), play_seed

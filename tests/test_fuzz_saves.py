@@ -92,38 +92,50 @@ class Seeded:
         return self.rng.random() < 0.5
 
 
-def _house_game(seed: int) -> Game:
-    """A game with the house rules installed: base alone, or cards drawn from base, the
-    house set (the Jester) and Ablaze, with the house variants on or off."""
+def _house_game(index: int, seed: int) -> Game:
+    """Game ``index`` with the house rules installed: base alone, or cards drawn from
+    base, the house set (the Jester) and Ablaze, with the house variants on or off."""
     rng = random.Random(seed)
-    sets = (("base",), ("base", "house"), ("base", "ablaze", "house"))[seed % 3]
+    sets = (("base",), ("base", "house"), ("base", "ablaze", "house"))[index % 3]
     variants = {"generous_heir": rng.random() < 0.5, "bounty": rng.random() < 0.5}
-    families = ("red", "blue", "green", "yellow", "black")[: 3 + seed // 3 % 3]
-    size = (None, 10, 14)[seed % 3]
+    families = ("red", "blue", "green", "yellow", "black")[: 3 + index // 3 % 3]
+    size = (None, 10, 14)[index % 3]
     config = GameConfig(families=families, sets=sets, size=size, seed=seed, variants=variants)
     return Game.new(config, registry=HOUSE)
 
 
+#: The kinds of question the base and Ablaze sets ask, and None: the game's end.
+EVERY_KIND = {"place", "reveal", "target", "move", "twin", "choose", None}
+
+
 def _saves(name: str) -> list[dict[str, Any]]:
-    """Saves of 24 seeded games: at the first question of each kind, at a random
-    point, and at the end."""
-    found = []
-    for seed in range(24):
+    """Saves of at least 24 seeded games (more, up to 96, until every kind of question
+    is among them): at the first question of each kind, at a random point, and at the
+    end."""
+    found: list[dict[str, Any]] = []
+    seen: set[str | None] = set()
+    for index in range(96):
+        if index >= 24 and seen >= EVERY_KIND:
+            break
+        # Drawn as the server draws a game's seed: 63 bits, up to 19 digits.
+        seed = random.Random(f"saves/{index}").getrandbits(63)
         if name == "house":
-            game = _house_game(9_000 + seed)
+            game = _house_game(index, seed)
         else:
-            game = new_game(BUILT_IN, 9_000 + seed, 3 + seed % 3, sets=SETS[seed % 3])
-        rng = random.Random(seed)
+            game = new_game(BUILT_IN, seed, 3 + index % 3, sets=SETS[index % 3])
+        rng = random.Random(index)
         kinds: set[str] = set()
         stop = rng.randrange(80)
         step = 0
         while (decision := game.decision) is not None:
             if decision.kind not in kinds or step == stop:
                 kinds.add(decision.kind)
+                seen.add(decision.kind)
                 found.append(json.loads(game.to_json()))
             game.answer_option(rng.randrange(len(decision.options)))
             step += 1
         found.append(json.loads(game.to_json()))
+        seen.add(None)
     return found
 
 
@@ -435,7 +447,7 @@ def test_a_damaged_save_is_refused_or_is_a_legal_game(name: str) -> None:
     registry = REGISTRIES[name]
 
     @settings(FUZZ, max_examples=5 * EXAMPLES)  # most are refused in microseconds
-    @given(text=damaged(name), seed=st.integers(0, 2**16))
+    @given(text=damaged(name), seed=st.integers(0, 2**63 - 1))
     def check(text: str, seed: int) -> None:
         with no_hang():
             result = outcome(text, seed, registry)
@@ -454,7 +466,7 @@ def test_an_undamaged_save_loads_and_plays_on(name: str) -> None:
 @pytest.mark.parametrize("name", sorted(REGISTRIES))
 def test_the_saves_hold_every_kind_of_question_and_the_end(name: str) -> None:
     kinds = Counter(save["pending"]["kind"] if save["pending"] else None for save in SAVES[name])
-    assert set(kinds) == {"place", "reveal", "target", "move", "twin", "choose", None}
+    assert set(kinds) == EVERY_KIND
     if name == "house":
         assert any("jester" in save["cards"] for save in SAVES[name])
 
@@ -499,10 +511,12 @@ def test_a_save_at_every_decision_of_a_real_game_loads(seed: int) -> None:
     """The checks refuse no state the rules reach (a damaged save's refusal means
     something only if an undamaged one is never refused), with the house rules too."""
     print(f"seed {seed}")
+    game_seed = random.Random(f"every decision/{seed}").getrandbits(63)
+    print(f"game seed {game_seed}")
     if seed % 2:
-        game, registry = _house_game(50_000 + seed), HOUSE
+        game, registry = _house_game(seed, game_seed), HOUSE
     else:
-        game = new_game(BUILT_IN, 50_000 + seed, 3 + seed % 3, sets=SETS[seed % 3])
+        game = new_game(BUILT_IN, game_seed, 3 + seed % 3, sets=SETS[seed % 3])
         registry = BUILT_IN
     rng = random.Random(seed)
     while (decision := game.decision) is not None:
