@@ -127,14 +127,32 @@ def memory_bound(bound: int) -> str:
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
+# The process's /proc/self/statm, opened once per process: reading it is then a single
+# call that holds nothing open, so a plugin whose recursion stops in the middle of the
+# reading (a RecursionError may come at any call) leaves no file behind to close.
+_STATM: tuple[int, int] | None = None  # (the pid it was opened in, the descriptor or -1)
+
+
+def _statm() -> int:
+    global _STATM  # noqa: PLW0603 - one descriptor per process
+    pid = os.getpid()
+    if _STATM is None or _STATM[0] != pid:  # a forked child reads its own
+        try:
+            _STATM = (pid, os.open("/proc/self/statm", os.O_RDONLY | os.O_CLOEXEC))
+        except (OSError, AttributeError):
+            _STATM = (pid, -1)
+    return _STATM[1]
+
+
 def held() -> int:
     """Bytes of memory the process holds now (its resident set), or its peak where
     that cannot be read; 0 if neither can."""
-    try:
-        with open("/proc/self/statm", "rb") as statm:
-            return int(statm.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        pass
+    statm = _statm()
+    if statm >= 0:
+        try:
+            return int(os.pread(statm, 256, 0).split()[1]) * _PAGE
+        except (OSError, ValueError, IndexError, AttributeError):
+            pass
     try:
         import resource  # noqa: PLC0415 - not on every system
 
