@@ -1,17 +1,25 @@
 # The two commands of the README's Quick start, and the pieces of `make test`.
-# Each target creates .venv and installs the project (with its dev tools) first if
-# that has not been done, so a fresh clone needs nothing else.
 #
-# The development install is editable, hence pure Python (edits take effect at once).
-# `make compiled` builds the wheel users get, its hot modules compiled with mypyc (see
-# setup.py), installs it into a venv of its own and runs every test on it: CI tests
-# both forms.
+# `make play` is for players: it installs into .venv-play what a game in the terminal
+# needs and nothing more (the three runtime packages), in the compiled form users get
+# from `pip install .`; the build is redone only when a source file changes. Options go
+# in ARGS: make play ARGS="--bots ismcts --families 5".
+#
+# The other targets create .venv and install the project with every extra and the dev
+# tools first if that has not been done, so a fresh clone needs nothing else. That
+# install is editable, hence pure Python (edits take effect at once). `make compiled`
+# builds the wheel users get, its hot modules compiled with mypyc (see setup.py),
+# installs it into a venv of its own and runs every test on it: CI tests both forms.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 COMPILED := .venv-compiled
+PLAY := .venv-play
+# What the compiled form is built from: a change to any of them builds it again.
+SOURCES := $(shell find src -type f -not -path '*/__pycache__/*')
+ARGS ?=
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
 
@@ -22,8 +30,18 @@ $(STAMP): pyproject.toml setup.py
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot,rl,study]'
 	touch $(STAMP)
 
-play: $(STAMP)
-	$(BIN)/oriflamme play
+$(PLAY)/.installed: pyproject.toml setup.py $(SOURCES)
+	@echo "make play: [1/2] a virtual environment in $(PLAY)"
+	rm -rf $(PLAY)
+	$(PYTHON) -m venv $(PLAY)
+	@echo "make play: [2/2] building the compiled engine and installing it (about 30 s, once)"
+	$(PLAY)/bin/python -m pip install --disable-pip-version-check --progress-bar on .
+	@$(PLAY)/bin/oriflamme --version
+	touch $@
+
+play: $(PLAY)/.installed
+	@echo "make play: ready. Later: $(PLAY)/bin/oriflamme play (or --help), without make."
+	$(PLAY)/bin/oriflamme play $(ARGS)
 
 test: lint typecheck unit conformance compiled
 
@@ -60,4 +78,4 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/benchmark.py
 
 clean:
-	rm -rf $(VENV) $(COMPILED) dist build .mypy_cache .ruff_cache .pytest_cache
+	rm -rf $(VENV) $(COMPILED) $(PLAY) dist build .mypy_cache .ruff_cache .pytest_cache

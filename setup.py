@@ -4,57 +4,45 @@ The engine, the built-in card abilities, observations and the bots are compiled 
 extension modules (about twice as fast). They install as pure Python, unchanged in
 behaviour, when compiling is not possible (no C compiler, mypyc missing) or not
 wanted: set ORIFLAMME_PURE=1. An editable install is always pure Python, so that an
-edit to a source file takes effect at once. Everything else is in pyproject.toml.
+edit to a source file takes effect at once. `oriflamme --version` says which form
+is installed. The list of hot modules is kept in src/oriflamme/installed.py; everything
+else is in pyproject.toml.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
 
 HERE = Path(__file__).resolve().parent
 
-# The modules on the hot path of a game. The modules that hold pluggy hook
-# implementations (expansions/*/__init__.py) stay interpreted: pluggy marks their
-# functions, and a compiled function cannot carry a mark.
-CORE = (
-    "ability",
-    "deal",
-    "decisions",
-    "determinise",
-    "effects",
-    "engine",
-    "game",
-    "identity",
-    "kinds",
-    "observation",
-    "queue",
-    "rules",
-    "saveable",
-    "scoring",
-    "state",
-)
-
-# The bots a search plays thousands of games with (not the package's __init__, which
-# only gathers their names, nor kinds, ladder, rating and plot, which run once a command).
-BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
-
 
 def hot_modules() -> list[str]:
+    """The source files to compile: the list src/oriflamme/installed.py keeps (read from
+    the file, since the package cannot be imported before it is built)."""
+    spec = importlib.util.spec_from_file_location(
+        "oriflamme_installed", HERE / "src" / "oriflamme" / "installed.py"
+    )
+    assert spec is not None
+    assert spec.loader is not None
+    installed = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(installed)
     package = HERE / "src" / "oriflamme"
-    found = [f"src/oriflamme/core/{name}.py" for name in CORE]
-    found += [f"src/oriflamme/bots/{name}.py" for name in BOTS]
-    for expansion in ("base", "ablaze"):
-        found += sorted(
-            str(path.relative_to(HERE))
-            for path in (package / "expansions" / expansion).glob("*.py")
-            if path.name != "__init__.py"
-        )
-    return found
+    return ["src/" + name.replace(".", "/") + ".py" for name in installed.hot_modules(package)]
+
+
+def cores() -> int:
+    """The cores this build may use (those it is allowed to run on), at most 8."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, min(len(os.sched_getaffinity(0)), 8))
+    return max(1, min(os.cpu_count() or 1, 8))
 
 
 def compiled() -> list[Extension]:
@@ -70,7 +58,11 @@ def compiled() -> list[Extension]:
         return []
     try:
         extensions: list[Extension] = mypycify(
-            hot_modules(), opt_level="3", group_name="oriflamme", verbose=False
+            hot_modules(),
+            opt_level="3",
+            group_name="oriflamme",
+            multi_file=True,  # C files that compile in parallel (see OptionalBuildExt)
+            verbose=False,
         )
     except (Exception, SystemExit) as exc:  # mypyc reports some failures by exiting
         print(f"oriflamme: cannot compile ({exc}); installing pure Python", file=sys.stderr)
@@ -81,6 +73,32 @@ def compiled() -> list[Extension]:
 class OptionalBuildExt(build_ext):
     """Builds the compiled modules, or none of them: a failed compile (no C compiler,
     say) leaves a pure-Python install, which behaves the same, only slower."""
+
+    def build_extensions(self) -> None:
+        # mypyc puts most of the code in one extension of many C files (multi_file),
+        # which setuptools would compile one after the other: they compile here one
+        # per core, the biggest first, so that the build takes about its longest file
+        # (about half the time on two cores). The extensions themselves are built one
+        # at a time, all through this one compiler.
+        compiler = self.compiler
+        one_by_one = compiler.compile
+        jobs = cores()
+
+        def compile_all(sources: list[str], *args: Any, **kwargs: Any) -> list[str]:
+            if jobs < 2 or len(sources) < 2:
+                return list(one_by_one(sources, *args, **kwargs))
+            order = sorted(range(len(sources)), key=lambda i: -os.path.getsize(sources[i]))
+            with ThreadPoolExecutor(jobs) as pool:
+                objects = pool.map(lambda i: one_by_one([sources[i]], *args, **kwargs), order)
+                done = dict(zip(order, objects, strict=True))
+            return [name for i in range(len(sources)) for name in done[i]]
+
+        compiler.compile = compile_all
+        self.parallel = None  # one extension at a time: their files are parallel already
+        try:
+            super().build_extensions()
+        finally:
+            del compiler.compile  # the class's own again
 
     def run(self) -> None:
         try:

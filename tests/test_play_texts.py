@@ -353,3 +353,51 @@ def test_an_unknown_language_is_one_line_naming_those_there_are(
         "oriflamme: error: --language 'de': the card data has no such language "
         "(languages: en, fr, pl)\n"
     )
+
+
+class _Terminal(io.StringIO):
+    """What the game writes to, read back: a terminal (``isatty``) or a file."""
+
+    def __init__(self, tty: bool) -> None:
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+@pytest.mark.parametrize("tty", [True, False])
+def test_a_terminal_is_told_that_a_bot_is_thinking_and_a_file_is_not(
+    registry: Registry, tty: bool
+) -> None:
+    seed = 7
+    print(f"seed {seed}")
+    game = Game.new(GameConfig(families=COLOURS[:3], seed=seed), registry=registry)
+    out = _Terminal(tty)
+    chosen: list[str] = []
+
+    def bot(family: str) -> Callable[[Game], RandomBot]:
+        def make(played: Game) -> RandomBot:
+            # When the bot is made, its notice is out and not yet wiped: what a
+            # terminal shows of the last line, after the last wipe.
+            chosen.append(out.getvalue().rsplit("\n", 1)[-1].rsplit("\r\x1b[K", 1)[-1])
+            return RandomBot(seed + len(played.events))
+
+        return make
+
+    bots = {family: bot(family) for family in game.families if family != "red"}
+    terminal = TerminalGame(game, "red", bots, typing([], then="1"), out)
+    assert terminal.run() == 0
+    assert len(chosen) > 10
+    text = out.getvalue()
+    if tty:
+        assert all(line.endswith(" is thinking…") for line in chosen), chosen[:3]
+        assert {line.removesuffix(" is thinking…") for line in chosen} == {"blue", "green"}
+        # Each notice is wiped before anything else is written.
+        assert text.count("is thinking…") == len(chosen) == text.count("\r\x1b[K")
+        for line in text.split("\n"):
+            assert "thinking" not in line.rsplit("\r\x1b[K", 1)[-1]
+    else:
+        assert "thinking" not in text
+        assert "\x1b" not in text
+        assert all(line == "" or "thinking" not in line for line in chosen)

@@ -730,3 +730,53 @@ def test_no_token_is_ever_in_a_url_the_browser_sends(played: Played) -> None:
         assert any(r.method == "POST" and r.url.endswith("/answer") for r in watched.sent)
     assert all(r.authorization is None for r in played.spectator.sent)
     print(f"requests checked: {len(sent)}")
+
+
+def test_a_bots_turn_shows_it_thinking_until_it_answers(chromium: Browser, server: str) -> None:
+    """While a searching bot chooses (two seconds a decision here), the person's page
+    says so, with the bot's family; the sign is gone once it is the person's turn."""
+    seed = random.Random(f"{SEED}:thinking").randrange(2**63)
+    rng = random.Random(seed)
+    made = create_game(
+        server,
+        {
+            "families": list(FAMILIES),
+            "seed": seed,
+            "bots": dict.fromkeys(FAMILIES[1:], "ismcts:seconds=2"),
+        },
+    )
+    print(f"game {made['id']}: seed {seed}")
+    mine = FAMILIES[0]
+    watched = Watched(server)
+    with contextlib.ExitStack() as stack:
+        page = open_page(chromium, stack, watched, made["links"][mine])
+        page.locator("body[data-step]").wait_for(state="attached", timeout=WAIT_MS)
+        thinking = page.get_by_test_id("thinking")
+        for _ in range(MAX_ANSWERS):
+            page.locator("body[data-asked=true], [data-testid=thinking]").first.wait_for(
+                timeout=WAIT_MS
+            )
+            if thinking.count():
+                break
+            seen = api(f"{server}/api/games/{made['id']}", token_of_link(made["links"][mine]))
+            click_an_answer(page, seen["answers"], rng)
+            wait_for_step(page, seen["step"] + 1)
+        else:
+            raise AssertionError("no bot's turn came")
+        family = thinking.get_attribute("data-family")
+        assert family in FAMILIES[1:]
+        status = page.get_by_test_id("status").inner_text().lower()
+        assert f"{family} (bot: ismcts" in status, status
+        assert "thinking" in status, status
+        assert page.get_by_test_id("answer").count() == 0
+        shoot(page, "10-a-bot-thinking")
+        # Each bot takes its two seconds; then it is the person's turn again, or the end.
+        page.locator("body[data-asked=true], body[data-phase=end]").first.wait_for(
+            timeout=WAIT_MS * 2
+        )
+        assert thinking.count() == 0
+    assert watched.errors == []
+
+
+def token_of_link(link: str) -> str:
+    return link.partition("#token=")[2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -13,6 +14,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from oriflamme.installed import hot_modules
 
 from .conftest import ROOT
 
@@ -223,3 +226,78 @@ def test_the_installed_server_serves_its_pages(installed: Path) -> None:
                 time.sleep(0.1)
         finally:
             server.kill()
+
+
+def _checkout_copy(target: Path) -> Path:
+    """The checkout's files as a clone would have them (committed or not, but nothing
+    ignored: no build/ or venv), so that a build here leaves nothing in the checkout."""
+    files = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard", "-z"],
+        cwd=ROOT,
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.split("\0")
+    for name in filter(None, files):
+        source = ROOT / name
+        if source.is_file():
+            (target / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target / name)
+    return target
+
+
+@pytest.mark.skipif(
+    shutil.which(os.environ.get("CC", "cc")) is None and shutil.which("gcc") is None,
+    reason="no C compiler here: the install is pure Python by design",
+)
+def test_pip_install_in_a_clean_venv_gives_the_compiled_form(tmp_path: Path) -> None:
+    """What a user gets from ``python3 -m venv v && v/bin/pip install .``: pip's isolated
+    build, with the build requirements of pyproject.toml alone, compiles every hot module."""
+    source = _checkout_copy(tmp_path / "oriflamme")
+    venv = tmp_path / "v"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
+    # Only what pip itself reads: nothing of the development venv or this run may help.
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PIP_", "PYTHON", "VIRTUAL_ENV", "ORIFLAMME_"))
+    }
+    build = subprocess.run(
+        [str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-v", str(source)],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
+    assert "installing pure Python" not in build.stdout + build.stderr, build.stderr[-3000:]
+    version = subprocess.run(
+        [str(venv / "bin" / "oriflamme"), "--version"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    assert version.stdout.startswith("oriflamme "), version
+    assert "(compiled)" in version.stdout, version
+    check = (
+        "import oriflamme, oriflamme.installed as i\n"
+        "print(oriflamme.__file__)\n"
+        "print(len(i.hot_modules()), i.interpreted())\n"
+    )
+    run = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", check],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    where, hot = run.stdout.splitlines()
+    assert where.startswith(str(venv)), where
+    assert hot == f"{len(hot_modules())} []", hot

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 
 from .core.bounds import MAX_SEED
 from .core.config import MAX_FAMILIES, MIN_FAMILIES
+from .installed import version_line
 from .perft import add_perft
 from .web.serve import add_serve
 
@@ -170,8 +171,25 @@ class _Parser(argparse.ArgumentParser):
         )
 
 
+class _Version(argparse.Action):
+    """``--version``: the version and whether this install runs compiled, found out only
+    when asked (it imports the hot modules)."""
+
+    def __init__(self, option_strings: list[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, help=kwargs.get("help"))
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: object) -> None:
+        print(version_line())
+        parser.exit(0)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="oriflamme", description="A rules engine for the card game Oriflamme.")
+    parser.add_argument(
+        "--version",
+        action=_Version,
+        help="print the version and whether this install is compiled or pure Python, and exit",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
 

@@ -58,6 +58,8 @@ MAX_LINES = 10 * MAX_WRONG
 LANGUAGES = {"en": "English", "fr": "French", "pl": "Polish"}
 #: What asks for the cards' texts: alone, or before a number or a card's name.
 CARDS = ("c", "cards")
+#: Back to the start of the line and clear it: what a terminal reads to wipe a notice.
+WIPE_LINE = "\r\x1b[K"
 
 
 class Quit(Exception):
@@ -148,6 +150,18 @@ class TerminalGame:
         # Every line the game prints passes here: the last guard of the terminal.
         print(escaped(text, newlines=True), file=self.out)
 
+    def thinking(self, family: str) -> None:
+        """Says, on a terminal only, that ``family``'s bot is choosing: a search may take
+        a second or more, and a silent terminal looks stuck. :meth:`thought` wipes it."""
+        if self.out.isatty():
+            self.out.write(escaped(f"{family} is thinking…"))
+            self.out.flush()
+
+    def thought(self) -> None:
+        if self.out.isatty():
+            self.out.write(WIPE_LINE)
+            self.out.flush()
+
     def words(self) -> Words:
         return Words(self.game.observe(self.you), self.definitions, self.language)
 
@@ -170,7 +184,10 @@ class TerminalGame:
                     self.show(words)
                     game.answer(self.ask(words), family=family)
                 else:
-                    game.answer(self.bots[family](game).choose(game.observe(family)), family=family)
+                    self.thinking(family)
+                    answer = self.bots[family](game).choose(game.observe(family))
+                    self.thought()
+                    game.answer(answer, family=family)
                 if self.save is not None:
                     self.save(game)
         except Quit as left:

@@ -31,6 +31,15 @@ export function stackSpots(view, card) {
   );
 }
 
+/** The bot to answer now, if it is a bot's turn: the page shows it thinking, so that a
+ * search of a second or two reads as work, not as a stuck page. */
+export function thinkingBot(view) {
+  if (view.phase === "end" || view.answers.length > 0) return null;
+  const family = view.waiting_for ?? view.decision?.family;
+  const seat = family ? view.seats?.[family] : null;
+  return seat && seat !== "person" ? { family, kind: seat } : null;
+}
+
 function waitingLine(view) {
   if (view.phase === "end") return "The game is over.";
   const family = view.waiting_for ?? view.decision?.family;
@@ -102,12 +111,25 @@ function placementChoices(view, ui) {
 export function drawTurn(element, view, ui) {
   const mine = view.answers.length > 0;
   const family = view.waiting_for ?? view.decision?.family ?? null;
+  const thinking = thinkingBot(view);
   element.classList.toggle("mine", mine);
   for (const name of [...element.classList]) if (name.startsWith("fam-")) element.classList.remove(name);
   if (family && view.phase !== "end") element.classList.add(familyClass(family));
   fill(
     element,
-    h("p", { class: "status", testid: "status", text: mine ? "Your turn." : waitingLine(view) }),
+    h(
+      "p",
+      { class: "status", testid: "status", "aria-live": "polite" },
+      mine ? "Your turn." : waitingLine(view),
+      thinking
+        ? h(
+            "span",
+            { class: "thinking", testid: "thinking", data: { family: thinking.family } },
+            h("span", { class: "thinking-words", text: " Thinking" }),
+            h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")),
+          )
+        : null,
+    ),
     mine && view.question ? h("h2", { class: "question", testid: "question", text: view.question }) : null,
     mine
       ? h(

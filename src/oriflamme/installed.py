@@ -1,0 +1,104 @@
+"""How this copy of oriflamme is installed: its version, and whether the modules on the
+hot path of a game run compiled (mypyc, about twice as fast) or as pure Python.
+
+setup.py reads :data:`HOT_MODULES` from this file to know what to compile, so this
+module imports nothing of the package: it is the one list of both.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.metadata
+import json
+from pathlib import Path
+
+# The modules on the hot path of a game, by the source file's path under src/. The
+# modules that hold pluggy hook implementations (expansions/*/__init__.py) stay
+# interpreted: pluggy marks their functions, and a compiled function cannot carry a
+# mark. The bots are those a search plays thousands of games with (not the package's
+# __init__, which only gathers their names, nor kinds, ladder, rating and plot, which
+# run once a command).
+CORE = (
+    "ability",
+    "deal",
+    "decisions",
+    "determinise",
+    "effects",
+    "engine",
+    "game",
+    "identity",
+    "kinds",
+    "observation",
+    "queue",
+    "rules",
+    "saveable",
+    "scoring",
+    "state",
+)
+BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
+#: The card sets whose ability modules (all but the package's __init__) are compiled.
+EXPANSIONS = ("base", "ablaze")
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+def hot_modules(package: Path = PACKAGE) -> list[str]:
+    """The dotted names of the compiled modules, as found beside ``package``'s sources."""
+    found = [f"oriflamme.core.{name}" for name in CORE]
+    found += [f"oriflamme.bots.{name}" for name in BOTS]
+    for expansion in EXPANSIONS:
+        # A compiled module is a file like ``plot.cpython-311-x86_64-linux-gnu.so``.
+        found += (
+            f"oriflamme.expansions.{expansion}.{path.name.split('.')[0]}"
+            for path in (package / "expansions" / expansion).iterdir()
+            if path.suffix in (".py", ".so", ".pyd") and not path.name.startswith("__init__.")
+        )
+    return sorted(set(found))
+
+
+def interpreted() -> list[str]:
+    """The hot modules this install runs as pure Python: none when it is compiled."""
+    return [
+        name
+        for name in hot_modules()
+        if str(getattr(importlib.import_module(name), "__file__", "")).endswith(".py")
+    ]
+
+
+def form() -> str:
+    """``compiled``, ``pure Python`` or ``partly compiled``: how the hot modules run."""
+    slow = interpreted()
+    if not slow:
+        return "compiled"
+    return "pure Python" if len(slow) == len(hot_modules()) else "partly compiled"
+
+
+def version() -> str:
+    try:
+        return importlib.metadata.version("oriflamme")
+    except importlib.metadata.PackageNotFoundError:  # run from a source tree, uninstalled
+        return "unknown"
+
+
+def editable() -> bool:
+    """Whether this is an editable install (``pip install -e``): pure Python by design, so
+    that an edit to a source file takes effect at once."""
+    try:
+        text = importlib.metadata.distribution("oriflamme").read_text("direct_url.json")
+        return bool(json.loads(text or "{}").get("dir_info", {}).get("editable", False))
+    except (importlib.metadata.PackageNotFoundError, ValueError, AttributeError):
+        return False
+
+
+def version_line() -> str:
+    """What ``oriflamme --version`` prints: the version and the form, and for a slow form
+    what to do about it."""
+    line = f"oriflamme {version()} ({form()})"
+    if editable():
+        line += ", an editable install: edits to the sources take effect at once"
+    elif form() != "compiled":
+        line += (
+            ": the compiled form is about twice as fast; installing builds it where a C "
+            "compiler and Python's headers are found (`pip install -v` shows why it did not)"
+        )
+    return line
