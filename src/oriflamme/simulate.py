@@ -150,11 +150,7 @@ def makers(
 ) -> list[Callable[[random.Random], Bot]]:
     """For each seat's choice, what makes its bot from a game's generator (as
     :func:`oriflamme.bots.play_games` takes them)."""
-
-    def maker(choice: BotChoice) -> Callable[[random.Random], Bot]:
-        return lambda rng: choice.make(rng, registry)
-
-    return [maker(choice) for choice in choices]
+    return [choice.maker(registry) for choice in choices]
 
 
 def chunk_size(bots: Sequence[BotChoice]) -> int:

@@ -9,8 +9,9 @@ bad one with a :class:`~oriflamme.ConfigError` that says what is expected), and
 
 from __future__ import annotations
 
+import functools
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -108,6 +109,14 @@ BUILTIN: tuple[BotKind, ...] = (
 )
 
 
+# The built-in kinds whose bot is made by its class from the generator alone: a
+# simulation, which makes one for every seat of every game, calls the class itself.
+_BY_CLASS: dict[Callable[..., Any], Callable[[random.Random], Bot]] = {
+    _random: RandomBot,
+    _heuristic: HeuristicBot,
+}
+
+
 def bot_kinds(registry: Registry | None = None) -> dict[str, BotKind]:
     """Every bot kind, by name: the built-in ones, then those of ``registry``'s plugins
     (a plugin whose hook fails is left out and named in ``registry.problems``)."""
@@ -150,6 +159,21 @@ class BotChoice:
                 f"{type(made).__name__!r}, which has no choose(observation) method"
             )
         return _Guarded(made, kind)
+
+    def maker(self, registry: Registry) -> Callable[[random.Random], Bot]:
+        """What makes this choice's bots: ``maker(rng)`` is ``make(rng, registry)``.
+
+        A simulation makes a bot for every seat of every game: the settings are read
+        once here rather than at each bot, and a built-in bot that needs nothing but the
+        generator is made by its class alone."""
+        kind = self.kind
+        if kind.plugin:
+            return functools.partial(self.make, registry=registry)
+        by_class = _BY_CLASS.get(kind.make)
+        if by_class is not None and not self.settings:
+            return by_class
+        settings: dict[str, Any] = {**kind.defaults(), **self.settings}
+        return functools.partial(kind.make, registry=registry, **settings)
 
 
 def parse_bot(text: str, registry: Registry | None = None) -> BotChoice:

@@ -1,0 +1,143 @@
+"""``oriflamme simulate``'s own pieces: the bots it makes for every seat of every game,
+its totals beside those of the games played directly, and its progress bar."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+from collections.abc import Callable
+from types import SimpleNamespace
+
+import pytest
+
+from oriflamme import (
+    BotKind,
+    BotSetting,
+    Game,
+    GameConfig,
+    Observation,
+    PluginError,
+    Registry,
+    hookimpl,
+)
+from oriflamme.bots import Bot, HeuristicBot, IsmctsBot, RandomBot, parse_bot
+from oriflamme.bots.kinds import BotChoice
+from oriflamme.core.config import COLOURS
+from oriflamme.core.decisions import Answer
+from oriflamme.simulate import play_games, progress_bar, simulate
+
+
+class Counting:
+    """A plugin's bot: the option its generator picks, moved on by ``step`` (and at
+    ``step`` 9, a failure); it counts the bots made."""
+
+    made = 0
+
+    def __init__(self, rng: random.Random, step: int) -> None:
+        Counting.made += 1
+        self._rng = rng
+        self._step = step
+
+    def choose(self, observation: Observation) -> Answer:
+        if self._step == 9:
+            raise KeyError("lost")
+        assert observation.decision is not None
+        options = observation.decision.options
+        return options[(self._rng.randrange(len(options)) + self._step) % len(options)]
+
+
+def counting(rng: random.Random, registry: Registry, *, step: int) -> Counting:
+    return Counting(rng, step)
+
+
+def plugin_registry() -> Registry:
+    kind = BotKind("counting", "x", counting, (BotSetting("step", int, 0, "x", low=0, high=9),))
+    registry = Registry(entry_points=False)
+    registry.register(SimpleNamespace(register_bot_kinds=hookimpl(lambda: [kind])), "counts")
+    return registry
+
+
+def answers(
+    make: BotChoice | Callable[[random.Random], Bot], seed: int, registry: Registry
+) -> tuple[type, list[Answer]]:
+    """The type of the bot made and every answer it gives, playing every seat of a game
+    dealt from ``seed`` (the bot drawing from the game's generator, as simulate's do)."""
+    rng = random.Random(seed)
+    game = Game.new(GameConfig(seed=seed), registry=registry, record=False, seed=seed, rng=rng)
+    bot = make.make(rng, registry) if isinstance(make, BotChoice) else make(rng)
+    given = []
+    while (decision := game.decision) is not None:
+        answer = bot.choose(game.observe(decision.family))
+        given.append(answer)
+        game.answer(answer)
+    return type(bot), given
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("random", RandomBot),
+        ("heuristic", HeuristicBot),
+        ("ismcts:iterations=4:playout=random", IsmctsBot),
+    ],
+)
+def test_a_choice_s_maker_makes_the_bot_its_make_does(
+    registry: Registry, text: str, kind: type
+) -> None:
+    choice = parse_bot(text, registry)
+    for seed in (3, 4):
+        print(f"seed={seed}", file=sys.stderr)
+        made, given = answers(choice, seed, registry)
+        assert made is kind
+        assert answers(choice.maker(registry), seed, registry) == (made, given)
+
+
+def test_a_plugin_bot_s_maker_reads_its_settings_and_is_guarded() -> None:
+    registry = plugin_registry()
+    choice = parse_bot("counting:step=2", registry)
+    seed = 8
+    print(f"seed={seed}", file=sys.stderr)
+    made, given = answers(choice, seed, registry)
+    assert answers(choice.maker(registry), seed, registry) == (made, given)
+    assert answers(parse_bot("counting", registry), seed, registry)[1] != given
+    failing = parse_bot("counting:step=9", registry).maker(registry)(random.Random(seed))
+    game = Game.new(GameConfig(seed=seed), registry=registry, record=False)
+    assert game.decision is not None
+    with pytest.raises(PluginError, match="bot kind 'counting' of plugin 'counts' failed"):
+        failing.choose(game.observe(game.decision.family))
+
+
+def test_simulate_plays_the_games_play_games_plays(registry: Registry) -> None:
+    seed, games = 57, 600  # more than one share of games
+    print(f"seed={seed}", file=sys.stderr)
+    config = GameConfig(families=COLOURS[:4], sets=("base", "ablaze"), seed=seed)
+    bots = ("random", "heuristic", "random", "heuristic")
+    summary = simulate(config, games, registry, bots=bots)
+    alone = play_games(config, range(seed, seed + games), registry, bots)
+    assert summary.games == alone.games == games
+    assert summary.decisions == alone.decisions
+    assert (summary.wins, summary.shared, summary.score_total) == (
+        alone.wins,
+        alone.shared,
+        alone.score_total,
+    )
+
+
+def test_a_plugin_bot_is_made_once_per_seat_and_game() -> None:
+    registry = plugin_registry()
+    Counting.made = 0
+    summary = simulate(
+        GameConfig(seed=2), 7, registry, bots=("counting:step=1", "random", "counting")
+    )
+    assert summary.games == 7
+    assert Counting.made == 14
+
+
+def test_the_progress_bar_reaches_every_game(registry: Registry) -> None:
+    stream = io.StringIO()
+    games = 600
+    simulate(GameConfig(seed=9), games, registry, progress=progress_bar(games, stream))
+    shown = stream.getvalue()
+    assert shown.endswith(f"\r[{'#' * 30}] {games}/{games} games\n")
+    assert shown.count("\r") == 3  # after each share of 250 games and the last
