@@ -55,5 +55,5 @@ def replace_abilities(variants: Mapping[str, Any]) -> Mapping[str, Ability]:
 def card_eliminated(game: Effects, event: Eliminated) -> None:
     # A changed rule: the engine has returned the tokens of the eliminated card to the
     # supply (RULINGS R5); with a bounty, the eliminator's owner takes them instead.
-    if game.variant(BOUNTY.name) and event.face_down and event.tokens and event.by:
+    if game.variant(BOUNTY.name) and event.face_down and event.tokens and event.by is not None:
         game.gain(game.owner(event.by), event.tokens, event.by)
