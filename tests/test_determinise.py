@@ -5,13 +5,15 @@ consistent deal can come out, and nothing else."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import random
 from collections import Counter
 
 import pytest
 
-from oriflamme import Game, Observation, Placements, Registry
+from oriflamme import ConfigError, Game, Observation, Placements, Registry
+from oriflamme.core.determinise import _Draws
 
 from .helpers import new_game, play_until
 from .test_properties import FAMILIES, KINDS, seeds
@@ -209,3 +211,31 @@ def check_placement_sample(game: Game, registry: Registry, seed: int) -> None:
         assert sample.observe(family) == observation, where
         for option in dealt.options:
             sample.clone().answer(option)
+
+
+def test_the_unseen_cards_are_shuffled_as_random_shuffle_shuffles() -> None:
+    # Determinisation shuffles with its own copy of Random.shuffle, fed words fetched
+    # many at once: draw for draw the same, whatever the lengths and however many
+    # shuffles share one generator (past one fetch of words).
+    for seed in [*range(300), 2**62 - 1, 2**63 - 1, -5]:
+        draws = _Draws(seed)
+        reference = random.Random(seed)
+        for length in (0, 1, 2, 10, 7, 33, 100, 3, 64, 10):
+            mine = list(range(length))
+            theirs = list(range(length))
+            draws.shuffle(mine)
+            reference.shuffle(theirs)
+            assert mine == theirs, f"seed {seed}, {length} items"
+
+
+def test_each_sample_keeps_its_own_seed(registry: Registry) -> None:
+    game = new_game(registry, 3)
+    play_until(game, 20, 3)
+    observation = game.observe(game.families[0])
+    for seed in (5, 2**40, 6, 0):
+        sample = Game.determinise(observation, seed, registry=registry)
+        assert sample.config.seed == seed
+        assert json.loads(sample.to_json())["config"]["seed"] == seed
+        assert Game.from_json(sample.to_json(), registry=registry) == sample
+    with pytest.raises(ConfigError, match="seed must be"):
+        Game.determinise(observation, 2**63, registry=registry)

@@ -187,3 +187,19 @@ def test_heuristic_beats_two_random_bots_beyond_chance(registry: Registry) -> No
     print(f"heuristic won {wins} of {games} games ({rate:.1%})")
     assert binomial_tail(wins, games, 1 / 3) < 1e-9
     assert rate >= 0.55
+
+
+def test_a_bot_scores_each_reading_as_a_new_bot_would(registry: Registry) -> None:
+    # A bot keeps the odds of unseen cards from one reading to the next (Table.pool):
+    # what it scores is what a bot that never read the game before scores.
+    for seed in range(8):
+        sets = (("base",), ("ablaze",), ("base", "ablaze"))[seed % 3]
+        game = Game.new(
+            GameConfig(families=COLOURS[: 3 + seed % 3], sets=sets, seed=seed), registry=registry
+        )
+        kept = HeuristicBot(seed)
+        rng = random.Random(seed)
+        while (decision := game.decision) is not None:
+            seen = game.observe(decision.family)
+            assert kept.scores(seen) == HeuristicBot(seed).scores(seen), f"seed {seed}"
+            game.answer_option(int(rng.random() * len(decision.options)))

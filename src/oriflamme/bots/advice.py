@@ -9,12 +9,12 @@ that a player could apply at the table, not a search.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import ClassVar, Final
 
 from ..core.compiling import mypyc_attr
 from .reading import BAITS, Table
 
-UNKNOWN_WORTH = 1.0
+UNKNOWN_WORTH: Final = 1.0
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
@@ -47,7 +47,7 @@ class CardAdvice:
 
 #: What a card in the queue is worth to its owner: a Character per round it acts, an
 #: Intrigue once. A key not listed here (a plugin's card) is worth :data:`UNKNOWN_WORTH`.
-WORTH: dict[str, float] = {
+WORTH: Final[dict[str, float]] = {
     # Base.
     "archer": 1.3,
     "soldier": 1.5,
@@ -74,21 +74,33 @@ WORTH: dict[str, float] = {
 }
 #: The cards that stay in the queue and act every round (the others are Intrigues,
 #: discarded once used). A plugin's card is taken for a Character.
-INTRIGUES = frozenset(
+INTRIGUES: Final = frozenset(
     {"assassination", "royal_decree", "ambush", "conspiracy", "impersonation", "plot"}
     | {"trap", "bribery"}
 )
 #: Cards whose ability eliminates a card they choose.
-KILLERS = frozenset(
+KILLERS: Final = frozenset(
     {"archer", "soldier", "assassination", "cutthroat", "apothecary", "impersonation"}
 )
+#: What a Shapeshifter never copies.
+_UNCOPIED: Final = INTRIGUES | {"shapeshifter"}
+
+
+def _given(table: Table, key: str) -> CardAdvice | None:
+    """The advice ``table`` was given for ``key``, if any."""
+    advice = table._told
+    if advice is not None:
+        return advice.get(key)
+    return table.advice.get(key)
 
 
 def worth(table: Table, key: str) -> float:
     """What a card of ``key`` is worth to its owner (see :data:`WORTH`)."""
-    told = table.advice.get(key)
-    if told is not None:
-        return told.worth
+    advice = table._told
+    if advice is None or advice:  # no advice at all: nothing to look up
+        given = _given(table, key)
+        if given is not None:
+            return given.worth
     return WORTH.get(key, UNKNOWN_WORTH)
 
 
@@ -114,8 +126,9 @@ def stake(table: Table, position: int) -> float:
         expected = table.expected.get(owner)
         if expected is None:
             pool = table.pool(owner)
+            # sum() of a list: the summation is sum()'s own, whatever the Python.
             expected = table.expected[owner] = sum(
-                p * _future(table, k, 0) for k, p in pool.items()
+                [p * _future(table, k, 0) for k, p in pool.items()]
             )
         found = tokens + expected
     table.stakes[position] = found
@@ -209,9 +222,9 @@ def activation(table: Table, key: str, position: int) -> float:
         if not others:
             return 2.0
         # Another face-up card of the same name: neither gains; an opponent's is blocked.
-        return sum(2.0 * table.weight(table.owners[i]) for i in others if not table.mine(i))
+        return sum([2.0 * table.weight(table.owners[i]) for i in others if not table.mine(i)])
     if key == "lord":
-        return 1.0 + sum(1 for i in adjacent if table.mine(i))
+        return 1.0 + sum([1 for i in adjacent if table.mine(i)])
     if key == "queen":
         return 2.0
     if key in ("twin", "prince"):
@@ -221,7 +234,7 @@ def activation(table: Table, key: str, position: int) -> float:
             return -stake(table, position)  # it is discarded
         return 2.0
     if key == "felon":
-        return sum(table.weight(table.owners[i]) if not table.mine(i) else -1.0 for i in adjacent)
+        return sum([table.weight(table.owners[i]) if not table.mine(i) else -1.0 for i in adjacent])
     if key == "bribery":
         return best([bribe_value(table, i) for i in bribe_targets(table)])
     if key == "shapeshifter":
@@ -229,7 +242,7 @@ def activation(table: Table, key: str, position: int) -> float:
             [
                 activation(table, table.keys[i], position)
                 for i in adjacent
-                if table.up[i] and table.keys[i] not in INTRIGUES | {"shapeshifter"}
+                if table.up[i] and table.keys[i] not in _UNCOPIED
             ]
         )
     if key in BAITS:
@@ -238,9 +251,9 @@ def activation(table: Table, key: str, position: int) -> float:
         return 0.0  # the Conspiracy's gain is its tokens; a move is judged apart
     if key == "plot":
         return best([activation(table, table.keys[i], i) for i in plot_targets(table)])
-    told = table.advice.get(key)
-    if told is not None:
-        return told.activation(table, position)
+    given = _given(table, key)
+    if given is not None:
+        return given.activation(table, position)
     return 0.5  # a plugin's card no advice covers: its ability is taken to help a little
 
 
@@ -255,7 +268,7 @@ def cutthroat_value(table: Table, position: int) -> float:
     ]
     if not same:
         return kill_value(table, position, "cutthroat", gain=False)
-    return sum(kill_value(table, i, "cutthroat") for i in [position, *same])
+    return sum([kill_value(table, i, "cutthroat") for i in [position, *same]])
 
 
 def impersonation_value(table: Table, position: int, acting: int) -> float:

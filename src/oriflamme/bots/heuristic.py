@@ -12,7 +12,7 @@ from . import advice as rules
 from .advice import INTRIGUES, CardAdvice, activation, horizon, kill_value, stake, worth
 from .moves import best_move, move_value
 from .play import pending
-from .reading import BAITS, LAST_ROUND, Table
+from .reading import BAITS, LAST_ROUND, Table, _KnownPools
 
 #: Keys whose ability picks a card to eliminate, by the method that receives the answer.
 _KILLS = frozenset({"archer", "soldier", "assassination", "apothecary"})
@@ -72,6 +72,10 @@ class HeuristicBot:
     Ties are broken at random, from ``seed`` or the generator given.
     """
 
+    # The odds of unseen cards, kept from reading to reading (see Table.pool); made at
+    # the first, so that a subclass's own __init__ need not.
+    _known_pools: _KnownPools | None = None
+
     def __init__(
         self,
         seed: int | random.Random | None = None,
@@ -96,6 +100,10 @@ class HeuristicBot:
         """A score for each option of the pending decision: the bot plays the highest."""
         decision = pending(observation)
         table = Table(observation, self.advice)
+        pools = self._known_pools
+        if pools is None:
+            pools = self._known_pools = {}
+        table._known_pools = pools
         kind = decision.kind
         options = decision.options
         if kind == "place" and isinstance(options, Placements):
@@ -229,10 +237,8 @@ class HeuristicBot:
         if key == "conspiracy":
             return last or tokens >= 4 or (threat > 0.3 and tokens >= 1)
         if key == "royal_decree":
-            act = max(
-                [best_move(table, t, position) for t in range(table.size) if t != position],
-                default=0.0,
-            )
+            moves = [best_move(table, t, position) for t in range(table.size) if t != position]
+            act = max(moves) if moves else 0.0
         else:
             act = activation(table, key, position)
         if key == "plot":
@@ -309,20 +315,32 @@ class Spot:
         theirs = [i for i in neighbours if not table.mine(i)]
         self.theirs = len(theirs)
         self.ours = len(neighbours) - len(theirs)
-        self.their_stake = max((stake(table, i) for i in theirs), default=0.0)
-        self.their_bait = max((table.bait_chance(i) for i in theirs), default=0.0)
+        # The largest of each, 0.0 for none, as max(..., default=0.0) finds it (the first
+        # of equals): compiled, a loop, where max() of a generator is a call.
+        their_stake = 0.0
+        for n, i in enumerate(theirs):
+            value = stake(table, i)
+            if n == 0 or value > their_stake:
+                their_stake = value
+        self.their_stake = their_stake
+        their_bait = 0.0
+        for n, i in enumerate(theirs):
+            value = table.bait_chance(i)
+            if n == 0 or value > their_bait:
+                their_bait = value
+        self.their_bait = their_bait
         self.rich = any(table.influence[table.owners[i]] > 0 for i in theirs)
         self.stacks = any(table.heights[i] > 1 for i in neighbours)
-        self.copy = max(
-            (
-                worth(table, table.keys[i])
-                for i in neighbours
-                if table.up[i]
-                and table.keys[i] not in INTRIGUES
-                and table.keys[i] != "shapeshifter"
-            ),
-            default=0.0,
-        )
+        copy = 0.0
+        found = False
+        for i in neighbours:
+            key = table.keys[i]
+            if table.up[i] and key not in INTRIGUES and key != "shapeshifter":
+                value = worth(table, key)
+                if not found or value > copy:
+                    copy = value
+                found = True
+        self.copy = copy
         # Covering our own card there: what it would stop paying, and for a face-down
         # one its turns lost; less what shielding it from a threat is worth.
         self.paying = 0.0

@@ -7,13 +7,15 @@ killer is a target. A move is worth the change in that balance, seen from our si
 
 from __future__ import annotations
 
+from typing import Final
+
 from .advice import stake
 from .reading import NEIGHBOUR_KILLERS, Table
 
 #: The moved card in an order of positions.
-MOVED = -1
+MOVED: Final = -1
 #: What is left of a stack whose top card moved (its next card, which we may not know).
-LEFT = -2
+LEFT: Final = -2
 
 
 def order_after(table: Table, target: int, to: int) -> list[int]:
@@ -53,7 +55,9 @@ def balance(table: Table, order: list[int], target: int) -> float:
 
 
 def move_value(table: Table, target: int, to: int) -> float:
-    before = balance(table, list(range(table.size)), -3)
+    before = table._balance
+    if before is None:  # the queue as it is: the same for every move of one reading
+        before = table._balance = balance(table, list(range(table.size)), -3)
     return balance(table, order_after(table, target, to), target) - before
 
 

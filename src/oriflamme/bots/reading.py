@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, cast
 
 from ..core.identity import CardId
 from ..core.observation import Observation
@@ -22,10 +22,17 @@ if TYPE_CHECKING:
 LAST_ROUND = 6
 
 #: Cards whose ability eliminates an adjacent card: a danger to their neighbours.
-NEIGHBOUR_KILLERS = frozenset({"soldier", "cutthroat"})
+NEIGHBOUR_KILLERS: Final = frozenset({"soldier", "cutthroat"})
 #: Cards that punish whoever eliminates them (RULINGS B-Ambush, A-Trap).
-BAITS = frozenset({"ambush", "trap"})
-_NO_ADVICE: Mapping[str, CardAdvice] = MappingProxyType({})
+BAITS: Final = frozenset({"ambush", "trap"})
+_NO_ADVICE: Final[Mapping[str, CardAdvice]] = MappingProxyType({})
+_NO_ADVICE_DICT: Final[dict[str, CardAdvice]] = {}  # never written: read where no advice is
+
+#: Pools (see Table.pool) as readers worked them out, by the keys a family's cards are
+#: known to have (in id order), each with the card list it was worked out from: a
+#: family's pool is that list less those keys, whoever reads it.
+_KnownPools = dict[tuple[str, ...], tuple[object, dict[str, float]]]
+_KNOWN_POOLS_SIZE: Final = 1024
 
 
 class Table:
@@ -38,6 +45,15 @@ class Table:
             raise ValueError("a bot reads the observation of its own family, not a spectator's")
         self.seen = seen
         self.advice = advice  # what plugins' bot kinds say of their own cards
+        # The same advice as a dict, read often (compiled, a Mapping's get is a method
+        # call, a dict's is not); None: a Mapping of another kind, read as it is.
+        self._told: dict[str, CardAdvice] | None = (
+            cast("dict[str, CardAdvice]", advice)
+            if type(advice) is dict
+            else _NO_ADVICE_DICT
+            if advice is _NO_ADVICE
+            else None
+        )
         self.me: str = me
         self.round = seen.round
         #: Rounds still to come after this one.
@@ -50,16 +66,35 @@ class Table:
         self.owners = [seen.owner(card) for card in tops]
         self.up = [seen.is_up(card) for card in tops]
         self.keys = [seen.key(card) or "" for card in tops]
-        self.influence = dict(zip(seen.families, seen.seat_influence, strict=True))
+        families = seen.families
+        amounts = seen.seat_influence
+        if len(families) != len(amounts):
+            dict(zip(families, amounts, strict=True))  # raises as it always did
+        influence: dict[str, int] = {}
+        for seat in range(len(families)):
+            influence[families[seat]] = amounts[seat]
+        self.influence = influence
         self._pools: dict[str, dict[str, float]] = {}
+        # The pools a bot worked out from other readings of the same game, if it keeps
+        # them (HeuristicBot does): a pool changes only when a card is seen.
+        self._known_pools: _KnownPools | None = None
         self._archers: set[str] | None = None  # who has a face-up Archer, once asked
         # What the advice works out once per reading: stakes by position, and what an
         # unseen card of each family is expected to be worth.
         self.stakes: dict[int, float] = {}
         self.expected: dict[str, float] = {}
-        # Whom hurting helps most: the opponent closest to the lead (or ahead of us).
-        others = [f for f in seen.families if f != me]
-        self.leader = max(others, key=lambda f: self.influence[f]) if others else me
+        # The dangers of the queue as it is (see moves.balance), once asked.
+        self._balance: float | None = None
+        # Whom hurting helps most: the opponent closest to the lead (or ahead of us): the
+        # first of the richest, as max() finds it.
+        leader = me
+        most = 0
+        for family in families:
+            if family != me:
+                held = influence[family]
+                if leader == me or held > most:
+                    leader, most = family, held
+        self.leader = leader
 
     # Who and what.
 
@@ -97,18 +132,37 @@ class Table:
         if found is not None:
             return found
         seen = self.seen
-        counts: dict[str, int] = {}
-        for key in seen.cards:
-            counts[key] = counts.get(key, 0) + 1
         colours = seen.colours
+        knowns: list[str] = []
         for card in range(len(colours)):
             if colours[card] == family:
-                known = seen.key(card)
-                if known is not None and counts.get(known, 0) > 0:
-                    counts[known] -= 1
-        total = sum(counts.values())
+                key = seen.key(card)
+                if key is not None:
+                    knowns.append(key)
+        shared = self._known_pools
+        cards = seen.cards
+        known = tuple(knowns)
+        if shared is not None:
+            entry = shared.get(known)
+            if entry is not None and entry[0] is cards:
+                found = self._pools[family] = dict(entry[1])  # this reading's own copy
+                return found
+        counts: dict[str, int] = {}
+        for key in cards:
+            counts[key] = counts.get(key, 0) + 1
+        for key in knowns:
+            left = counts.get(key, 0)
+            if left > 0:
+                counts[key] = left - 1
+        total = 0
+        for count in counts.values():
+            total += count
         found = {k: n / total for k, n in counts.items() if n > 0} if total > 0 else {}
         self._pools[family] = found
+        if shared is not None:
+            if len(shared) >= _KNOWN_POOLS_SIZE:
+                shared.clear()
+            shared[known] = (cards, dict(found))
         return found
 
     def chance(self, family: str, key: str) -> float:
@@ -135,7 +189,9 @@ class Table:
         for i in self.adjacent(position):
             if self.up[i] and self.owners[i] != me and self.keys[i] in NEIGHBOUR_KILLERS:
                 danger += 1.0 if len(self.adjacent(i)) == 1 else 0.6
-        if position in self.ends() and self.opponent_archers(me):
+        size = self.size
+        at_end = size > 0 and (position == 0 or position == size - 1)  # in self.ends()
+        if at_end and self.opponent_archers(me):
             danger += 0.5
         return min(danger, 1.0)
 

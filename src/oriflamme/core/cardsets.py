@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from collections.abc import Iterable, Mapping
 from enum import Enum, StrEnum
 from importlib.resources.abc import Traversable
@@ -167,7 +168,9 @@ class CardDef:
                 "discard_after_use",
             )
         card = cls(
-            key=key,
+            # Interned: compiled, a key met in play is then the very string the rules'
+            # code names it with, and compares by identity.
+            key=sys.intern(key),
             name=data["name"],
             type=_enum(CardType, data["type"], fail, label, "type"),
             text=" ".join(data["text"].split()),

@@ -69,8 +69,19 @@ class Placements:
         if not 0 <= index < size:
             held = "option 0" if size == 1 else f"options 0 to {size - 1}"
             raise IndexError(f"option {index} does not exist ({held})")
-        card, at = divmod(index, width)
-        return _new(Placement, (self.cards[card], self.ats[at]))
+        card = index // width  # compiled, native arithmetic (divmod is a call)
+        placed: Any = self.cards[card]
+        at: Any = self.ats[index - card * width]
+        if type(placed) is not int or (type(at) is not int and type(at) is not str):
+            return _new(Placement, (placed, at))  # not a placement the engine makes
+        # Typed Any: compiled, the pair is made once, not taken apart and made anew.
+        pair: Any = (placed, at)
+        found = _PLACEMENTS.get(pair)
+        if found is None:
+            if len(_PLACEMENTS) >= _CACHED:
+                _PLACEMENTS.clear()
+            found = _PLACEMENTS[pair] = _new(Placement, pair)
+        return found
 
     def __iter__(self) -> Iterator[Placement]:
         for card in self.cards:
@@ -142,7 +153,7 @@ class Decision(NamedTuple):
 #: ability key None names one of the engine's own steps.
 Continuation = tuple[str | None, str, CardId, tuple[Any, ...]]
 
-REVEAL_OPTIONS: tuple[Answer, ...] = (True, False)
+REVEAL_OPTIONS: Final[tuple[Answer, ...]] = (True, False)
 
 #: The kinds of question the engine asks itself (the placement phase, a face-down
 #: card's turn), answered by the engine's own steps: an ability never asks them.
@@ -150,9 +161,15 @@ ENGINE_KINDS = frozenset({"place", "reveal"})
 
 # Building a named tuple from its values directly skips its argument-by-argument
 # __new__: the engine makes one per question and option.
-_new = tuple.__new__
+_new: Final = tuple.__new__
 
 
 def new_decision(family: str, kind: str, options: Options, card: CardId | None = None) -> Decision:
     """A decision asked with the kind's own words (no plugin words)."""
     return _new(Decision, (family, kind, options, card, None, None))
+
+
+#: The placements handed out so far (see Placements.__getitem__): each is an immutable
+#: value, and making a named tuple costs many times finding it. Emptied when full.
+_PLACEMENTS: Final[dict[Any, Placement]] = {}
+_CACHED: Final = 4096

@@ -10,7 +10,8 @@ verb here, which records its event and tells the observers. Cards are card ids (
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, cast
+from types import BuiltinMethodType
+from typing import Any, Final, cast
 
 from .bounds import MAX_INFLUENCE, MAX_STRING, question_problem, value_problem
 from .budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, OverBudget, steps_bound
@@ -26,6 +27,12 @@ from .state import State, replaced
 
 #: A method of a registered ability, continued with by name: ``then(game, card, *args)``.
 AbilityMethod = Callable[..., None]
+#: The type of a compiled (or C) object's bound method.
+_COMPILED_METHOD: Final = BuiltinMethodType
+#: The continuation each compiled ability method stands for, by rules table (a rules
+#: table is compared by identity, and kept alive while it is here).
+_CONTINUATIONS: Final[dict[GameRules, dict[object, tuple[str, str]]]] = {}
+_CONTINUATIONS_SIZE: Final = 64
 
 
 class Effects(Queue):
@@ -116,7 +123,10 @@ class Effects(Queue):
         if gain and eliminator is not None:
             self.gain(eliminator, 1, by)
         self._observe(Eliminated, fields)  # docs/rulings.md P7: once the eliminator gained
-        reaction = self.rules.reactions.get(s.identity.keys[card])
+        reactions = self.rules.reactions
+        key = s.identity.keys[card]
+        # Compiled, a read-only view's get is a method call; `in` and [] are not.
+        reaction = reactions[key] if key in reactions else None  # noqa: SIM401
         if reaction is not None:
             reaction.eliminated(self, card, by, owner)
 
@@ -271,6 +281,22 @@ class Effects(Queue):
         options and words), a second question: each is a :class:`PluginError` naming
         the plugin, and the answer is taken back.
         """
+        self._ask(family, kind, options, then, card, args=args, question=question, labels=labels)
+
+    def _ask(
+        self,
+        family: str,
+        kind: str,
+        options: Sequence[Answer],
+        then: AbilityMethod,
+        card: CardId,
+        *,
+        args: tuple[Any, ...],
+        question: object = None,
+        labels: object = None,
+    ) -> None:
+        # ask() with its arguments as a tuple: compiled, a call with none gathered into
+        # *args costs a fraction of one that has them.
         s = self._state
         if self._observing:
             raise PluginError(
@@ -316,7 +342,7 @@ class Effects(Queue):
         if not chosen:
             return
         if len(chosen) == 1:
-            task_args = (*checked, chosen[0])
+            task_args = checked + (chosen[0],)
             if running is not None:  # a task a save holds, as then() queues one
                 check_task(self, asker(self, key), card)
                 try:
@@ -327,7 +353,10 @@ class Effects(Queue):
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
         if question is None and labels is None:
-            s.pending = new_decision(family, kind, chosen, card)
+            if kind == "target" and type(chosen) is tuple:
+                s.pending = _target_decision(family, chosen, card)
+            else:
+                s.pending = new_decision(family, kind, chosen, card)
         else:
             words_ = words(chosen, labels)
             s.pending = Decision(family, kind, chosen, card, cast(str | None, question), words_)
@@ -342,7 +371,7 @@ class Effects(Queue):
         self, card: CardId, positions: Sequence[int], then: AbilityMethod, *args: Any
     ) -> None:
         """Ask ``card``'s owner to choose one of the top cards at ``positions``."""
-        self.ask(self.owner(card), "target", positions, then, card, *args)
+        self._ask(self.owner(card), "target", positions, then, card, args=args)
 
     def then(self, then: AbilityMethod, card: CardId, *args: Any) -> None:
         """Call ``then(game, card, *args)`` once the work started after this call is done."""
@@ -371,7 +400,19 @@ class Effects(Queue):
     def _continuation(self, method: AbilityMethod) -> tuple[str, str]:
         # A continuation is stored by name (ability key, method name) so that a game
         # waiting on it can be cloned and saved.
-        key = self.rules.ability_keys.get(id(getattr(method, "__self__", None)))
+        rules = self.rules
+        # A compiled method's object and name never change, nor the rules' keys: what
+        # one stands for is found once. (Equal bound methods: the same object's.)
+        compiled = type(method) is _COMPILED_METHOD
+        if compiled:
+            known = _CONTINUATIONS.get(rules)
+            if known is not None:
+                found = known.get(method)
+                if found is not None:
+                    return found
+        keys = rules.ability_keys
+        owner = id(getattr(method, "__self__", None))
+        key = keys[owner] if owner in keys else None  # noqa: SIM401 - see Engine._activate
         name: str = getattr(method, "__name__", "")
         if key is None or not name or name.startswith("_"):
             raise PluginError(
@@ -383,6 +424,13 @@ class Effects(Queue):
                 f"{asker(self, key)} continues with a method whose name has {len(name):,} "
                 f"characters: a save holds at most {MAX_STRING:,}"
             )
+        if compiled:
+            known = _CONTINUATIONS.get(rules)
+            if known is None:
+                if len(_CONTINUATIONS) >= _CONTINUATIONS_SIZE:
+                    _CONTINUATIONS.clear()  # bounded: the tables of a few rules at a time
+                known = _CONTINUATIONS[rules] = {}
+            known[method] = (key, name)
         return key, name
 
     # Events.
@@ -398,7 +446,10 @@ class Effects(Queue):
         self._observe(kind, fields)
 
     def _observe(self, kind: type[Event], fields: tuple[Any, ...]) -> None:
-        hook = self.rules.observers.get(kind)
+        observers = self.rules.observers
+        if not observers or kind not in observers:  # compiled, cheaper than a view's get
+            return
+        hook = observers[kind]
         if hook is None:
             return
         event = kind(*fields)
@@ -449,3 +500,24 @@ class Effects(Queue):
         # Events are built only when someone reads them: the log, or an observer.
         self._emitting = state.recording or bool(rules.observers)
         self._observing = ""  # the kind of event whose hooks are running: they may not ask
+
+
+#: The target decisions asked so far: a decision is an immutable value, and making one
+#: costs many times finding it. Emptied when full.
+_TARGETS: Final[dict[Any, Decision]] = {}
+_TARGETS_SIZE: Final = 4096
+
+
+def _target_decision(family: str, options: tuple[Answer, ...], card: CardId) -> Decision:
+    """``new_decision(family, "target", options, card)``, the same value: one already
+    made, when ``options`` are whole numbers (not bools: ``True == 1``)."""
+    for option in options:
+        if type(option) is not int:
+            return new_decision(family, "target", options, card)
+    key: Any = (family, options, card)
+    found = _TARGETS.get(key)
+    if found is None:
+        if len(_TARGETS) >= _TARGETS_SIZE:
+            _TARGETS.clear()
+        found = _TARGETS[key] = new_decision(family, "target", options, card)
+    return found

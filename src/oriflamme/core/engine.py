@@ -10,7 +10,7 @@ a registered ability's public method, or one of the engine's own steps
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Final
 
 from .blame import overrun
 from .bounds import MAX_EVENTS, MAX_TOKENS
@@ -34,7 +34,7 @@ from .state import END, LAST_ROUND, PLACEMENT, RESOLUTION, replaced
 
 #: The engine's own steps that a task may name (ability key None).
 STEPS = frozenset({"finish"})
-_FINISH = "finish"
+_FINISH: Final = "finish"
 
 
 class Engine(Effects):
@@ -68,7 +68,7 @@ class Engine(Effects):
                 assert resume is not None
                 s.resume = None
                 key, name, acting, args = resume
-                self._continue(key, name, acting, (*args, answer))
+                self._continue(key, name, acting, args + (answer,))
             self._run()
             if s.log is not s.log_mark:
                 self._count_log()
@@ -99,7 +99,17 @@ class Engine(Effects):
             if name == _FINISH:
                 self._finish(card)
             return
-        getattr(self.rules.abilities[key], name)(self, card, *args)
+        method = getattr(self.rules.abilities[key], name)
+        # Compiled, a call with its arguments spelled out needs no tuple of them.
+        count = len(args)
+        if count == 0:
+            method(self, card)
+        elif count == 1:
+            method(self, card, args[0])
+        elif count == 2:
+            method(self, card, args[0], args[1])
+        else:
+            method(self, card, *args)
 
     # The loop.
 
@@ -166,7 +176,7 @@ class Engine(Effects):
                 if s.up >> card & 1:
                     self._activate(card)
                 else:  # a face-down card's reveal is always asked, of its owner
-                    s.pending = new_decision(s.owner(card), "reveal", REVEAL_OPTIONS, card)
+                    s.pending = _reveal_decision(s.owner(card), card)
             elif s.phase == PLACEMENT:
                 self._next_to_place()
             else:
@@ -256,11 +266,16 @@ class Engine(Effects):
         s = self._state
         if self._emitting:
             self._emit(Activated, (card, s.owner(card)))
-        finish = (None, _FINISH, card, ())
-        s.tasks = (*s.tasks, finish)
-        ability = self.rules.abilities.get(s.identity.keys[card], INERT)
+        # Typed Any, the task and the stack it is on: compiled, a tuple of a known shape
+        # is unboxed, and boxed anew would never be the one on the stack.
+        finish: Any = (None, _FINISH, card, ())
+        s.tasks = s.tasks + (finish,)
+        abilities = self.rules.abilities
+        key = s.identity.keys[card]
+        # Compiled, a read-only view's get is a method call; `in` and [] are not.
+        ability = abilities[key] if key in abilities else INERT  # noqa: SIM401
         ability.activate(self, card)
-        tasks = s.tasks
+        tasks: tuple[Any, ...] = s.tasks
         if s.pending is None and tasks[-1] is finish:
             s.tasks = tasks[:-1]  # the ability is done: finish now, not through the loop
             self._finish(card)
@@ -295,3 +310,24 @@ class Engine(Effects):
         s.walk = 0
         if self._emitting:
             self._emit(RoundStarted, (s.round, s.families[s.first]))
+
+
+#: The reveal decisions asked so far, by family then card: a decision is an immutable
+#: value, and making one costs many times finding it. Bounded: emptied when full.
+_REVEALS: Final[dict[str, dict[CardId, Decision]]] = {}
+_REVEALS_SIZE: Final = 4096
+
+
+def _reveal_decision(family: str, card: CardId) -> Decision:
+    """``family``'s decision whether to reveal its face-down ``card``, whose turn it is."""
+    cards = _REVEALS.get(family)
+    if cards is None:
+        if len(_REVEALS) >= _REVEALS_SIZE:
+            _REVEALS.clear()
+        cards = _REVEALS[family] = {}
+    found = cards.get(card)
+    if found is None:
+        if len(cards) >= _REVEALS_SIZE:
+            cards.clear()
+        found = cards[card] = new_decision(family, "reveal", REVEAL_OPTIONS, card)
+    return found

@@ -15,12 +15,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import NoReturn
+from typing import Final, NoReturn
 
 #: A card of one game: an index into its identity.
 CardId = int
 #: "No card", where a slot of the state holds a card or nothing.
-NO_CARD: CardId = -1
+NO_CARD: Final = -1
 
 
 class Identity:

@@ -180,7 +180,11 @@ class Observation:
     def key(self, card: CardId) -> str | None:
         """The key of ``card`` if this family may know it, else None."""
         found = self.shown[card]
-        return found if found else self.own_keys.get(card)
+        if found:
+            return found
+        own = self.own_keys
+        # Compiled, a read-only view's get is a method call; `in` and [] are not.
+        return own[card] if card in own else None  # noqa: SIM401
 
     def knows(self, card: CardId) -> bool:
         return bool(self.shown[card]) or card in self.own_keys

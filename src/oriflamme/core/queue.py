@@ -197,11 +197,17 @@ class Queue:
             stacking = s.round >= 2
         if not stacking:
             return (FIRST, LAST)
+        found: list[At] = [FIRST, LAST]
         if s.bribes:
-            owner = s.owner
-            return (FIRST, LAST, *[i for i, st in enumerate(queue) if owner(st[-1]) == family])
-        colours = s.identity.colours
-        return (FIRST, LAST, *[i for i, st in enumerate(queue) if colours[st[-1]] == family])
+            for i, stack in enumerate(queue):
+                if s.owner(stack[-1]) == family:
+                    found.append(i)
+        else:
+            colours = s.identity.colours
+            for i, stack in enumerate(queue):
+                if colours[stack[-1]] == family:
+                    found.append(i)
+        return tuple(found)
 
     def placeable(self, family: str, at: At) -> bool:
         """Whether ``family`` may put a card at ``at`` now: one of :meth:`spots`."""

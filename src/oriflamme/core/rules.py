@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import CodeType, MappingProxyType
-from typing import Any, NoReturn
+from typing import Any, Final, NoReturn
 
 from .ability import Ability, reacts_to_elimination
 from .cardsets import CardDef, RevealTokens, Setup
@@ -19,7 +19,7 @@ from .kinds import DecisionKind
 from .variants import VariantValue
 
 #: The ability of a card that no plugin implements: it does nothing.
-INERT = Ability()
+INERT: Final = Ability()
 
 #: A pluggy hook caller: called with keyword arguments ``game`` and ``event``.
 HookCall = Callable[..., Any]
@@ -153,7 +153,9 @@ class GameRules:
 
     def ability(self, key: str) -> Ability:
         """The ability of card ``key`` (a card nobody implements does nothing)."""
-        return self.abilities.get(key, INERT)
+        abilities = self.abilities
+        # Compiled, a read-only view's get is a method call; `in` and [] are not.
+        return abilities[key] if key in abilities else INERT  # noqa: SIM401
 
     def hook_plugin(self, error: BaseException) -> str:
         """The plugin whose event hook raised ``error``, from its traceback ('?' if none)."""

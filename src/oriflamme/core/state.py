@@ -303,7 +303,14 @@ class State:
 
     def set_tokens(self, card: CardId, count: int) -> None:
         """Put ``count`` tokens on ``card`` (0: none), in place of those it had."""
-        pairs = [pair for pair in self.tokens if pair[0] != card]
+        tokens = self.tokens
+        # The same pairs typed Any: compiled, each pair kept is the pair it was, not one
+        # taken apart and made anew.
+        held: tuple[Any, ...] = tokens
+        pairs: list[Any] = []
+        for i in range(len(tokens)):
+            if tokens[i][0] != card:
+                pairs.append(held[i])
         if count:
             pairs.append((card, count))
             pairs.sort()
