@@ -38,6 +38,10 @@ def hot_modules() -> list[str]:
     return ["src/" + name.replace(".", "/") + ".py" for name in installed.hot_modules(package)]
 
 
+#: The commands that build the extension modules.
+BUILDS = {"build", "build_ext", "bdist_wheel", "install"}
+
+
 def cores() -> int:
     """The cores this build may use (those it is allowed to run on), at most 8."""
     if hasattr(os, "sched_getaffinity"):
@@ -51,6 +55,10 @@ def compiled() -> list[Extension]:
         return []
     if any(command.startswith("editable") for command in sys.argv[1:]):
         return []  # edits must take effect: never shadow the sources with binaries
+    if not BUILDS.intersection(sys.argv[1:]):
+        # pip runs this file for the build's requirements and metadata too: compiling
+        # (a few seconds of mypyc) is for the commands that build.
+        return []
     try:
         from mypyc.build import mypycify  # noqa: PLC0415 - only where mypyc is installed
     except ImportError:
@@ -78,8 +86,8 @@ class OptionalBuildExt(build_ext):
         # mypyc puts most of the code in one extension of many C files (multi_file),
         # which setuptools would compile one after the other: they compile here one
         # per core, the biggest first, so that the build takes about its longest file
-        # (about half the time on two cores). The extensions themselves are built one
-        # at a time, all through this one compiler.
+        # (about half the time on two cores). The extensions build in parallel too (the
+        # small ones mypyc adds, one per module), all through this one compiler.
         compiler = self.compiler
         one_by_one = compiler.compile
         jobs = cores()
@@ -94,7 +102,7 @@ class OptionalBuildExt(build_ext):
             return [name for i in range(len(sources)) for name in done[i]]
 
         compiler.compile = compile_all
-        self.parallel = None  # one extension at a time: their files are parallel already
+        self.parallel = jobs
         try:
             super().build_extensions()
         finally:
