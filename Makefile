@@ -18,7 +18,7 @@ STAMP := $(VENV)/.installed
 COMPILED := .venv-compiled
 PLAY := .venv-play
 # What the compiled form is built from: a change to any of them builds it again.
-SOURCES := $(shell find src -type f -not -path '*/__pycache__/*')
+SOURCES := $(shell find src -type f -not -path '*/__pycache__/*' -not -path '*.egg-info/*')
 ARGS ?=
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
