@@ -266,26 +266,22 @@ def test_pip_install_in_a_clean_venv_gives_the_compiled_form(tmp_path: Path) -> 
         for key, value in os.environ.items()
         if not key.startswith(("PIP_", "PYTHON", "VIRTUAL_ENV", "ORIFLAMME_"))
     }
-    build = subprocess.run(
-        [str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-v", str(source)],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
+
+    def run(program: str, *args: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [str(venv / "bin" / program), *args],
+            cwd=tmp_path,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
+        )
+
+    build = run("pip", "install", "--disable-pip-version-check", "-v", str(source), timeout=900)
     assert build.returncode == 0, build.stdout[-3000:] + build.stderr[-3000:]
     assert "installing pure Python" not in build.stdout + build.stderr, build.stderr[-3000:]
-    version = subprocess.run(
-        [str(venv / "bin" / "oriflamme"), "--version"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    version = run("oriflamme", "--version")
     assert version.stdout.startswith("oriflamme "), version
     assert "(compiled)" in version.stdout, version
     check = (
@@ -293,15 +289,8 @@ def test_pip_install_in_a_clean_venv_gives_the_compiled_form(tmp_path: Path) -> 
         "print(oriflamme.__file__)\n"
         "print(len(i.hot_modules()), i.interpreted())\n"
     )
-    run = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", check],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    where, hot = run.stdout.splitlines()
+    found = run("python", "-c", check)
+    assert found.returncode == 0, found.stderr
+    where, hot = found.stdout.splitlines()
     assert where.startswith(str(venv)), where
     assert hot == f"{len(hot_modules())} []", hot
