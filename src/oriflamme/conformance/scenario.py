@@ -59,10 +59,22 @@ def check_scenario(doc: YamlDocument) -> Scenario:
     return _Reader(doc).scenario()
 
 
+#: The JSON type of each answer key, and how it is said: all an error step must match.
+SHAPES: dict[str, tuple[type, str]] = {
+    "place": (str, "a card id"),
+    "at": (str, "a card id, first or last"),
+    "reveal": (bool, "true or false"),
+    "target": (str, "a card id"),
+    "to": (int, "an integer (a queue index)"),
+    "choose": (str, "an option name"),
+}
+
+
 def check_step(doc: YamlDocument, family: object, answer: object, players: tuple[str, ...]) -> Step:
-    """Check one step, ``family`` answering ``answer``, as a step of ``play`` is checked
-    (``doc.where`` names its values as ``play``, 0, the family, then the answer's keys)."""
-    return _Reader(doc).steps([{family: answer}], players)[0]
+    """Check one step, ``family`` answering ``answer``, for its shape only (as a step of
+    ``play`` marked ``error`` is checked): what its values name is the engine's to judge.
+    ``doc.where`` names its values as ``play``, 0, the family, then the answer's keys."""
+    return _Reader(doc).steps([{family: answer}], players, shape_only=True)[0]
 
 
 class _Reader:
@@ -317,7 +329,9 @@ class _Reader:
             f"not {show(value)}",
         )
 
-    def steps(self, value: object, players: tuple[str, ...]) -> tuple[Step, ...]:
+    def steps(
+        self, value: object, players: tuple[str, ...], *, shape_only: bool = False
+    ) -> tuple[Step, ...]:
         if value is None:
             return ()
         if not isinstance(value, list):
@@ -349,12 +363,31 @@ class _Reader:
                     f"{sorted(keys)} is not an answer: expected "
                     "place+at, reveal, target, to, at or choose",
                 )
-            self.check_answer(kind, answer, (*here, family))
+            self.check_answer(kind, answer, (*here, family), shape_only=error or shape_only)
             given = {k: v for k, v in answer.items() if k != "error"}
             steps.append(Step(index + 1, family, kind, given, error, self.doc.where(*here)))
         return tuple(steps)
 
-    def check_answer(self, kind: str, answer: Mapping[str, Any], where: Where) -> None:
+    def answer_shape(self, answer: Mapping[str, Any], where: Where) -> None:
+        """Each value of ``answer`` of the JSON type its key takes."""
+        for key, value in answer.items():
+            if key == "error":
+                continue
+            wanted = SHAPES[key]
+            # A bool is no queue index, though Python counts it an int.
+            fits = type(value) is int if key == "to" else isinstance(value, wanted[0])
+            if not fits:
+                raise self.fail((*where, key), f"'{key}' must be {wanted[1]}, not {show(value)}")
+
+    def check_answer(
+        self, kind: str, answer: Mapping[str, Any], where: Where, *, shape_only: bool = False
+    ) -> None:
+        if shape_only:
+            # A step the engine must refuse needs only the decision's shape: its value
+            # may be anything a hostile client could send (to: -1, a card in no zone),
+            # and it is the engine's to refuse, not the file's.
+            self.answer_shape(answer, where)
+            return
         if kind == "place":
             self.card_id(answer["place"], (*where, "place"))
         if kind in ("place", "twin"):
