@@ -65,3 +65,28 @@ def test_docs_web_names_every_limit_its_option_and_its_default() -> None:
             shown = str(value) if not isinstance(value, float) else f"{value:g}"
             assert rows[name].strip() == shown, (name, rows[name], shown)
     assert set(rows) == {option(field.name) for field in fields()}
+
+
+def user_docs() -> list[Path]:
+    """What a user or a plugin author reads: the README, docs/, the example's README."""
+    return [
+        ROOT / "README.md",
+        *sorted((ROOT / "docs").rglob("*.md")),
+        ROOT / "examples" / "house-rules" / "README.md",
+    ]
+
+
+def test_the_docs_need_nothing_outside_the_project() -> None:
+    """A clone or an installed package is all a reader has: no page sends them to a
+    folder beside the checkout, and every link to a page of the project leads to one."""
+    problems = []
+    for page in user_docs():
+        text = page.read_text(encoding="utf-8")
+        name = page.relative_to(ROOT)
+        for number, line in enumerate(text.splitlines(), 1):
+            if "../shared" in line or re.search(r"\b(FORMAT|RULINGS)\.md\b", line):
+                problems.append(f"{name}:{number}: {line.strip()}")
+        for target in re.findall(r"\]\(([^)#:]+\.md)(?:#[^)]*)?\)", text):
+            if not (page.parent / target).is_file():
+                problems.append(f"{name}: a link to {target}, which is not a page here")
+    assert not problems, "\n".join(problems)
