@@ -19,8 +19,7 @@ import timeit
 from collections.abc import Callable
 
 import oriflamme
-from oriflamme import Game, GameConfig, Registry
-from oriflamme.core.config import COLOURS
+from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.simulate import play_games
 
 KINDS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
@@ -79,7 +78,7 @@ def main() -> int:
     args = parser.parse_args()
     kinds = args.sets or list(KINDS)
     registry = Registry(entry_points=False)
-    compiled = not oriflamme.core.engine.__file__.endswith(".py")
+    compiled = not oriflamme.core._engine.__file__.endswith(".py")
     print(
         f"oriflamme benchmark: Python {platform.python_version()} on {platform.machine()}, "
         f"{'compiled' if compiled else 'pure Python'}, {args.games} games per line"

@@ -21,9 +21,8 @@ import random
 import sys
 import time
 
-from oriflamme import Game, GameConfig, OriflammeError, Registry
+from oriflamme import COLOURS, Game, GameConfig, OriflammeError, Registry
 from oriflamme.bots import RandomBot
-from oriflamme.core.config import COLOURS
 
 
 def play_one(registry: Registry, families: int, sets: tuple[str, ...], seed: int) -> int:

@@ -44,7 +44,7 @@ from websockets.asyncio.client import ClientConnection, connect
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from tests.web_server import call, server_process
 
-from oriflamme.core.config import COLOURS
+from oriflamme import COLOURS
 from oriflamme.simulate import progress_bar
 from oriflamme.web.limits import Limits
 

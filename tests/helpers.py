@@ -6,9 +6,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from oriflamme import Game, GameConfig, Registry
+from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import RandomBot, bot_seed, play_out
-from oriflamme.core.config import COLOURS
 
 
 def new_game(registry: Registry, seed: int, families: int = 3, **options: Any) -> Game:

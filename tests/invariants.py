@@ -1,7 +1,7 @@
 """What every whole game the rules reach holds, read from its save alone.
 
 An independent reading of the rules for the fuzz tests: it shares no code with the
-engine's own check (``oriflamme.core.legality``, ``control``), reads the game as the
+engine's own check (``oriflamme.core._legality``, ``control``), reads the game as the
 plain JSON of its save (``Game.snapshot()``) and the cards' printed facts from the card
 YAML files themselves, and is written from the rulebooks and RULINGS.md (the ruling
 each invariant follows is cited). :func:`broken` names the first invariant a save

@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from oriflamme import Ability, AbilityError, CardId, Effects, Game, hookimpl
-from oriflamme.core import budget
-from oriflamme.core.events import Gained
+from oriflamme.core import _budget as budget
+from oriflamme.events import Gained
 
 from .fuzzing import no_hang
 from .helpers import card_id

@@ -6,9 +6,8 @@ import random
 
 import pytest
 
-from oriflamme import Game, GameConfig, Registry
+from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import bot_kinds, make_bot
-from oriflamme.core.config import COLOURS
 
 from .test_properties import KINDS
 

@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from oriflamme import (
+    COLOURS,
     Ability,
     AbilityError,
     CardId,
@@ -30,6 +31,7 @@ from oriflamme import (
     Effects,
     Game,
     GameConfig,
+    GameRules,
     Placement,
     Position,
     PositionError,
@@ -39,26 +41,10 @@ from oriflamme import (
 from oriflamme.conformance import serve
 from oriflamme.conformance.engines import LocalEngine
 from oriflamme.conformance.protocol import encode, read_table, table_json
-from oriflamme.core.bounds import (
-    MAX_ARGUMENT_DEPTH,
-    MAX_EVENTS,
-    MAX_INFLUENCE,
-    MAX_INT,
-    MAX_QUESTION_BYTES,
-    MAX_STRING,
-    MAX_TASKS,
-    MAX_TEXT,
-    MAX_TOKENS,
-    MAX_VALUE_BYTES,
-    question_bytes,
-    question_problem,
-    value_bytes,
-    value_problem,
-)
-from oriflamme.core.budget import MAX_STEPS
-from oriflamme.core.cardsets import MAX_KEY
-from oriflamme.core.config import COLOURS, MAX_NAMES, MAX_SIZE
-from oriflamme.core.events import (
+from oriflamme.core._budget import MAX_STEPS
+from oriflamme.core._identity import Identity
+from oriflamme.core._state import State, logged
+from oriflamme.events import (
     EVENT_TYPES,
     Event,
     Gained,
@@ -68,11 +54,27 @@ from oriflamme.core.events import (
     TokenAdded,
     event_to_dict,
 )
-from oriflamme.core.identity import Identity
-from oriflamme.core.rules import GameRules
-from oriflamme.core.saves import snapshot
-from oriflamme.core.state import State, logged
-from oriflamme.core.tables import MAX_VARIANT_TEXT
+from oriflamme.limits import (
+    MAX_ARGUMENT_DEPTH,
+    MAX_EVENTS,
+    MAX_INFLUENCE,
+    MAX_INT,
+    MAX_KEY,
+    MAX_NAMES,
+    MAX_QUESTION_BYTES,
+    MAX_SIZE,
+    MAX_STRING,
+    MAX_TASKS,
+    MAX_TEXT,
+    MAX_TOKENS,
+    MAX_VALUE_BYTES,
+    MAX_VARIANT_TEXT,
+    question_bytes,
+    question_problem,
+    value_bytes,
+    value_problem,
+)
+from oriflamme.saves import snapshot
 from oriflamme.testing import game_at, registry_with
 
 from .helpers import card_id, one_card_set

@@ -28,8 +28,8 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
-from oriflamme.core.budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, guarded_rules
-from oriflamme.core.events import Gained
+from oriflamme.core._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, guarded_rules
+from oriflamme.events import Gained
 from oriflamme.testing import game_at, registry_with
 
 from .fuzzing import no_hang

@@ -6,8 +6,7 @@ from importlib.resources import files
 
 import pytest
 
-from oriflamme import CardDataError, CardSet, CardType, Registry
-from oriflamme.core.cardsets import RevealTokens
+from oriflamme import CardDataError, CardSet, CardType, Registry, RevealTokens
 
 GOOD_CARD = """\
 set: test
@@ -52,7 +51,7 @@ def test_base_set_has_the_ten_cards_with_their_names(registry: Registry) -> None
 
 
 def test_card_yaml_is_read_with_safe_load_only() -> None:
-    source = (files("oriflamme") / "core" / "yamlfile.py").read_text(encoding="utf-8")
+    source = (files("oriflamme") / "core" / "_yamlfile.py").read_text(encoding="utf-8")
     assert "yaml.safe_load(" in source
     for unsafe in ("yaml.load(", "yaml.unsafe_load", "FullLoader", "UnsafeLoader", "eval("):
         assert unsafe not in source

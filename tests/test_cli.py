@@ -14,10 +14,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, Registry, cli, hookimpl
+from oriflamme import Ability, PluginError, Registry, cli, hookimpl
 from oriflamme.cli import main
 from oriflamme.commands import cards_command
-from oriflamme.core.errors import PluginError
 from oriflamme.terminal import MAX_LINE, MAX_WRONG, play_command, read_line
 
 from .conftest import ROOT

@@ -13,7 +13,7 @@ from collections import Counter
 import pytest
 
 from oriflamme import ConfigError, Game, Observation, Placements, Registry
-from oriflamme.core.determinise import _Draws
+from oriflamme.core._determinise import _Draws
 
 from .helpers import new_game, play_until
 from .test_properties import FAMILIES, KINDS, seeds

@@ -26,7 +26,7 @@ from oriflamme import (
     hookimpl,
 )
 from oriflamme.bots import play_out
-from oriflamme.core.events import EVENT_TYPES, HOOKS, Eliminated, Gained
+from oriflamme.events import EVENT_TYPES, HOOKS, Eliminated, Gained
 from oriflamme.testing import registry_with
 
 from .helpers import card_id, new_game, one_card_set, random_bots

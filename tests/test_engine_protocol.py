@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from oriflamme import Registry
+from oriflamme import AbilityError, Registry
 from oriflamme.cli import main
 from oriflamme.conformance import engines, find_scenarios, run_file, serve
 from oriflamme.conformance.engines import LocalEngine
@@ -36,7 +36,6 @@ from oriflamme.conformance.protocol import (
     read_table,
 )
 from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, RemoteEngine
-from oriflamme.core.errors import AbilityError
 
 from .conftest import ROOT, SHARED
 from .test_conformance import BASE  # the same small scenario, run through an engine

@@ -20,7 +20,7 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
-from oriflamme.core.events import Revealed
+from oriflamme.events import Revealed
 from oriflamme.expansions.base.lord import Lord
 from oriflamme.testing import game_at, registry_with
 

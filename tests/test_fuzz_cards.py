@@ -26,6 +26,7 @@ from oriflamme import (
     Ability,
     BotKind,
     BotSetting,
+    CardSet,
     CardType,
     DecisionKind,
     Game,
@@ -33,12 +34,14 @@ from oriflamme import (
     OriflammeError,
     PluginError,
     Registry,
+    RevealTokens,
+    Setup,
     Variant,
     hookimpl,
 )
 from oriflamme.bots import play_out
-from oriflamme.core.cardsets import CardSet, RevealTokens, Setup, is_key
-from oriflamme.core.tables import MAX_VARIANT_INT
+from oriflamme.core._cardsets import is_key
+from oriflamme.limits import MAX_VARIANT_INT
 
 from .fuzzing import FUZZ, no_hang
 from .helpers import random_bots
@@ -480,7 +483,7 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
             conflict = str(error)
         if conflict:
             # Claiming a built-in card's ability is no wrong type but a conflict, an
-            # error naming both plugins by design (see oriflamme.core.tables).
+            # error naming both plugins by design (see oriflamme.core._tables).
             assert hook == "register_abilities"
             assert re.search(r"is provided by both plugin '(base|ablaze)' and 'odd'", conflict)
             return

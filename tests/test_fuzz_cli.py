@@ -42,7 +42,7 @@ from oriflamme.conformance.model import ZONES
 from oriflamme.conformance.protocol import CODES, ENGINE_ERROR, MAX_LINE
 from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW
 from oriflamme.conformance.serve import OPS
-from oriflamme.core.config import MAX_FAMILIES, MIN_FAMILIES
+from oriflamme.limits import MAX_FAMILIES, MIN_FAMILIES
 from oriflamme.perft import MAX_DEPTH
 
 from .conftest import ROOT

@@ -31,9 +31,9 @@ from oriflamme import (
     Placement,
     hookimpl,
 )
-from oriflamme.core.budget import Budget
-from oriflamme.core.events import Gained
-from oriflamme.core.legality import check_state
+from oriflamme.core._budget import Budget
+from oriflamme.events import Gained
+from oriflamme.saves import check_state
 from oriflamme.testing import registry_with
 
 from .fuzzing import FUZZ, no_hang

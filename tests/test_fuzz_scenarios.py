@@ -6,7 +6,7 @@ lines made very long, values nested deep, aliases that contain themselves or exp
 exponentially, huge integers, and values replaced by values of another type. Each
 damaged file must fail with a reason the checks give (never the runner's "internal
 error" net), in time, and a damaged file that still passes must describe a position
-the rules allow. The unit tests below pin each limit of ``core/yamlfile.py``.
+the rules allow. The unit tests below pin each limit of ``core/_yamlfile.py``.
 """
 
 from __future__ import annotations
@@ -22,14 +22,13 @@ import yaml
 from hypothesis import given
 from hypothesis import strategies as st
 
-from oriflamme import Registry
+from oriflamme import CardDataError, Registry
 from oriflamme.conformance import find_scenarios, load_scenario, run_file
 from oriflamme.conformance.model import ScenarioError
 from oriflamme.conformance.position import build_game
 from oriflamme.conformance.runner import INTERNAL
-from oriflamme.core import yamlfile
-from oriflamme.core.errors import CardDataError
-from oriflamme.core.yamlfile import parse_yaml, read_text
+from oriflamme.core import _yamlfile as yamlfile
+from oriflamme.yamlfile import parse_yaml, read_text
 
 from .conftest import ROOT
 from .fuzzing import FUZZ, no_hang
@@ -232,7 +231,7 @@ def test_values_of_the_wrong_type_fail_cleanly(
     _run(*damaged, registry, scratch)
 
 
-# The limits of core/yamlfile.py, one by one.
+# The limits of core/_yamlfile.py, one by one.
 
 
 def _refused(text: str) -> str:

@@ -10,9 +10,8 @@ from typing import Any
 
 import oriflamme_house_rules
 
-from oriflamme import Decision, Game, GameConfig, Placement, Registry
+from oriflamme import COLOURS, Decision, Game, GameConfig, Placement, Registry
 from oriflamme.bots import Bot, CardAdvice, HeuristicBot, RandomBot, Table, play_games
-from oriflamme.core.config import COLOURS
 from oriflamme.testing import game_at
 
 from .helpers import card_id

@@ -14,9 +14,8 @@ import random
 
 import pytest
 
-from oriflamme import Game, GameConfig, Registry
+from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import make_bot
-from oriflamme.core.config import COLOURS
 
 from .test_bots import QUICK
 from .test_properties import KINDS

@@ -30,23 +30,23 @@ from typing import Any
 import pytest
 
 from oriflamme import (
+    COLOURS,
     Ability,
     AbilityError,
+    Answer,
     CardId,
     DecisionKind,
     Effects,
     Game,
     GameConfig,
+    GameRules,
+    Observation,
     Placement,
     Registry,
     hookimpl,
 )
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.core.budget import Budget, guarded_rules
-from oriflamme.core.config import COLOURS
-from oriflamme.core.decisions import Answer
-from oriflamme.core.observation import Observation
-from oriflamme.core.rules import GameRules
+from oriflamme.core._budget import Budget, guarded_rules
 from oriflamme.testing import registry_with
 
 from .helpers import card_id, one_card_set

@@ -25,13 +25,14 @@ from oriflamme import (
     Effects,
     Game,
     GameConfig,
+    Placement,
+    Position,
     PositionError,
+    QueueCard,
     Registry,
     SaveError,
     hookimpl,
 )
-from oriflamme.core.decisions import Placement
-from oriflamme.core.position import Position, QueueCard
 from oriflamme.testing import game_at, registry_with
 
 from .helpers import card_id, label, new_game, one_card_set

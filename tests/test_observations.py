@@ -14,28 +14,28 @@ from typing import Any
 
 import pytest
 
-import oriflamme.core.observation
+import oriflamme.core._observation
 from oriflamme import (
     Decision,
+    Effects,
     Game,
+    GameRules,
     IllegalAnswer,
     Observation,
     Placement,
     Placements,
     Registry,
 )
-from oriflamme.core.effects import Effects
-from oriflamme.core.events import EVENT_TYPES
-from oriflamme.core.identity import Identity
-from oriflamme.core.observation import FIELDS
-from oriflamme.core.rules import GameRules
-from oriflamme.core.state import State
+from oriflamme.core._identity import Identity
+from oriflamme.core._observation import FIELDS
+from oriflamme.core._state import State
+from oriflamme.events import EVENT_TYPES
 
 from .helpers import new_game, play_until
 from .test_properties import FAMILIES, KINDS, seeds
 
 # Compiled, an observation's own fields are read-only too.
-COMPILED = not oriflamme.core.observation.__file__.endswith(".py")
+COMPILED = not oriflamme.core._observation.__file__.endswith(".py")
 
 GAMES = 20  # per family count and kind of game
 STOPS = 3  # random steps looked at in each game, besides its end

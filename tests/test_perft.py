@@ -19,14 +19,12 @@ from typing import Any
 import pytest
 import yaml
 
-from oriflamme import Game, Registry
+from oriflamme import FIRST, LAST, Answer, Game, Placement, Placements, Position, Registry
 from oriflamme.cli import main
 from oriflamme.conformance.model import Step
 from oriflamme.conformance.position import build_game
 from oriflamme.conformance.runner import run_scenario
 from oriflamme.conformance.scenario import load_scenario, parse_scenario
-from oriflamme.core.decisions import FIRST, LAST, Answer, Placement, Placements
-from oriflamme.core.position import Position
 from oriflamme.perft import MAX_DEPTH, PerftError, divide, perft
 
 from .conftest import ROOT

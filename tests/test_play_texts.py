@@ -15,13 +15,11 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import CardDataError, CardSet, Game, Registry, hookimpl
+from oriflamme import COLOURS, CardDataError, CardSet, Effects, Game, GameConfig, Registry, hookimpl
 from oriflamme.arguments import build_parser
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.cli import main
-from oriflamme.core.config import COLOURS, GameConfig
-from oriflamme.core.effects import Effects
-from oriflamme.core.events import (
+from oriflamme.events import (
     Activated,
     Event,
     Gained,

@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from oriflamme.core import hookspecs
+from oriflamme.core import _hookspecs as hookspecs
 
 from .conftest import ROOT
 

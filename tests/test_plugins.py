@@ -23,10 +23,10 @@ from oriflamme import (
     hookimpl,
 )
 from oriflamme.bots import play_out
-from oriflamme.core import hookspecs
-from oriflamme.core.events import Eliminated, Placed, Revealed
-from oriflamme.core.kinds import PlaceKind
-from oriflamme.core.plugins import check_plugin_names
+from oriflamme.core import _hookspecs as hookspecs
+from oriflamme.core._kinds import PlaceKind
+from oriflamme.core._plugins import check_plugin_names
+from oriflamme.events import Eliminated, Placed, Revealed
 from oriflamme.expansions import base
 
 from .helpers import one_card_set, random_bots

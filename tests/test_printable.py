@@ -13,10 +13,9 @@ from typing import cast
 
 import pytest
 
-from oriflamme import Ability, Game, GameConfig, Observation, Registry, hookimpl
+from oriflamme import COLOURS, Ability, Game, GameConfig, Observation, Registry, hookimpl
 from oriflamme.arguments import build_parser
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.core.config import COLOURS
 from oriflamme.describe import Words, answer_text, question_text, view_lines
 from oriflamme.simulate import simulate_command
 from oriflamme.testing import registry_with

@@ -7,8 +7,7 @@ import random
 
 import pytest
 
-from oriflamme import Game, GameConfig, Registry
-from oriflamme.core.decisions import Placement
+from oriflamme import Game, GameConfig, Placement, Registry
 from oriflamme.rl.actions import POSITIONS, ActionError, ActionSpace
 
 CONFIGS = [

@@ -16,8 +16,7 @@ import oriflamme_house_rules
 from gymnasium import spaces
 from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
 
-from oriflamme import Game, Registry
-from oriflamme.core.decisions import Decision
+from oriflamme import Decision, Game, Registry
 from oriflamme.rl.pettingzoo import env, raw_env
 from oriflamme.rl.returns import returns
 

@@ -30,6 +30,7 @@ from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 
 from oriflamme import (
+    COLOURS,
     Ability,
     AbilityError,
     CardId,
@@ -42,7 +43,6 @@ from oriflamme import (
     SaveError,
 )
 from oriflamme.arguments import build_parser
-from oriflamme.core.config import COLOURS
 from oriflamme.savefile import load_game, save_game
 from oriflamme.terminal import play_command
 from oriflamme.testing import registry_with

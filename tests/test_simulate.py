@@ -12,6 +12,8 @@ from types import SimpleNamespace
 import pytest
 
 from oriflamme import (
+    COLOURS,
+    Answer,
     BotKind,
     BotSetting,
     Game,
@@ -23,8 +25,6 @@ from oriflamme import (
 )
 from oriflamme.bots import Bot, HeuristicBot, IsmctsBot, RandomBot, parse_bot
 from oriflamme.bots.kinds import BotChoice
-from oriflamme.core.config import COLOURS
-from oriflamme.core.decisions import Answer
 from oriflamme.simulate import play_games, progress_bar, simulate
 
 

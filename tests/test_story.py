@@ -23,16 +23,9 @@ from collections import Counter
 import pytest
 
 from oriflamme import Game, Registry
-from oriflamme.core.events import (
-    Bribed,
-    Discarded,
-    Eliminated,
-    Moved,
-    Placed,
-    TokenAdded,
-)
-from oriflamme.core.kinds import counted
+from oriflamme.events import Bribed, Discarded, Eliminated, Moved, Placed, TokenAdded
 from oriflamme.story import Story, story_lines
+from oriflamme.text import counted
 
 from .helpers import new_game, random_bots
 

@@ -18,13 +18,12 @@ import pytest
 
 import oriflamme.study
 import oriflamme.study.run
-from oriflamme import Game, GameConfig, Registry
+from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.arguments import quote
 from oriflamme.bots import play_out
 from oriflamme.bots.kinds import parse_bots
 from oriflamme.cli import main
-from oriflamme.core.config import COLOURS
-from oriflamme.core.events import Eliminated, Gained, Lost, Placed, Revealed, Stolen
+from oriflamme.events import Eliminated, Gained, Lost, Placed, Revealed, Stolen
 from oriflamme.simulate import simulate
 from oriflamme.study.report import FILES, PLOTS
 from oriflamme.study.run import play_games

@@ -12,11 +12,9 @@ from typing import Any
 
 import pytest
 
-from oriflamme import GameConfig, Registry
+from oriflamme import COLOURS, GameConfig, PluginError, Registry
 from oriflamme.bots.kinds import parse_bots
 from oriflamme.cli import main
-from oriflamme.core.config import COLOURS
-from oriflamme.core.errors import PluginError
 from oriflamme.study.run import Plugins, play_games, run_ray, start_ray
 
 

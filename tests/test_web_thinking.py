@@ -21,9 +21,7 @@ from typing import Any
 import oriflamme_house_rules
 import pytest
 
-from oriflamme import Game, Observation, Registry
-from oriflamme.core.config import COLOURS, GameConfig
-from oriflamme.core.errors import ConfigError
+from oriflamme import COLOURS, ConfigError, Game, GameConfig, Observation, Registry
 from oriflamme.web.limits import Limits
 from oriflamme.web.players import check_bot, make_bot
 from oriflamme.web.thinking import (

@@ -158,14 +158,14 @@ def test_the_hot_modules_are_compiled() -> None:
     import oriflamme.bots.ismcts  # noqa: PLC0415
     import oriflamme.bots.play  # noqa: PLC0415
     import oriflamme.bots.random  # noqa: PLC0415
-    import oriflamme.core.engine  # noqa: PLC0415
-    import oriflamme.core.observation  # noqa: PLC0415
+    import oriflamme.core._engine  # noqa: PLC0415
+    import oriflamme.core._observation  # noqa: PLC0415
     import oriflamme.expansions.ablaze.plot  # noqa: PLC0415
     import oriflamme.expansions.base  # noqa: PLC0415
 
     for module in (
-        oriflamme.core.engine,
-        oriflamme.core.observation,
+        oriflamme.core._engine,
+        oriflamme.core._observation,
         oriflamme.bots.heuristic,
         oriflamme.bots.ismcts,
         oriflamme.bots.play,

@@ -9,11 +9,17 @@ from collections.abc import Iterator
 
 import pytest
 
-from oriflamme import Game, GameConfig, IllegalAnswer, Placement, Registry
+from oriflamme import (
+    COLOURS,
+    Decision,
+    Game,
+    GameConfig,
+    IllegalAnswer,
+    Placement,
+    Registry,
+    RevealTokens,
+)
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.core.cardsets import RevealTokens
-from oriflamme.core.config import COLOURS
-from oriflamme.core.decisions import Decision
 from oriflamme.describe import Words, answer_text, question_text
 
 from .helpers import hand

@@ -35,10 +35,10 @@ from oriflamme.bots import RandomBot
 from oriflamme.cli import main
 from oriflamme.conformance import ScenarioError
 from oriflamme.conformance.scenario import parse_scenario
-from oriflamme.core import yamlfile
-from oriflamme.core.words import control_problem, escaped
+from oriflamme.core import _yamlfile as yamlfile
 from oriflamme.terminal import TerminalGame
 from oriflamme.testing import registry_with
+from oriflamme.text import control_problem, escaped
 
 from .fuzzing import FUZZ
 from .test_failures import fake_distribution

@@ -9,37 +9,64 @@ The public API lives here; everything else is implementation.
 ('blue', 'place')
 """
 
-from .core.ability import Ability
-from .core.botkinds import BotKind, BotSetting
-from .core.cardsets import CardDef, CardSet, CardType
-from .core.config import GameConfig
-from .core.decisions import Answer, Decision, Placement, Placements
-from .core.determinise import DeterminiseError
-from .core.effects import Effects
-from .core.errors import (
+from .core import (
+    COLOURS,
+    ENTRY_POINT_GROUP,
+    FAMILY_PATTERN,
+    FIRST,
+    LAST,
+    Ability,
     AbilityError,
+    Answer,
+    At,
+    BotKind,
+    BotSetting,
     CardDataError,
+    CardDef,
+    CardId,
+    CardSet,
+    CardType,
     ConfigError,
+    Decision,
+    DecisionKind,
+    DeterminiseError,
+    Effects,
+    Event,
+    Game,
+    GameConfig,
+    GameRules,
     IllegalAnswer,
+    Observation,
     OriflammeError,
+    Placement,
+    Placements,
     PluginError,
+    Position,
     PositionError,
+    QueueCard,
+    Registry,
+    RevealTokens,
     SaveError,
+    SettingValue,
+    Setup,
+    Variant,
+    Words,
+    builtin_plugins,
+    hookimpl,
+    hookspec,
+    languages,
 )
-from .core.events import Event
-from .core.game import Game
-from .core.hookspecs import hookimpl, hookspec
-from .core.identity import CardId
-from .core.kinds import DecisionKind, Words
-from .core.observation import Observation
-from .core.plugins import Registry
-from .core.position import Position, QueueCard
-from .core.variants import Variant
 
 __all__ = [
+    "COLOURS",
+    "ENTRY_POINT_GROUP",
+    "FAMILY_PATTERN",
+    "FIRST",
+    "LAST",
     "Ability",
     "AbilityError",
     "Answer",
+    "At",
     "BotKind",
     "BotSetting",
     "CardDataError",
@@ -55,6 +82,7 @@ __all__ = [
     "Event",
     "Game",
     "GameConfig",
+    "GameRules",
     "IllegalAnswer",
     "Observation",
     "OriflammeError",
@@ -65,9 +93,14 @@ __all__ = [
     "PositionError",
     "QueueCard",
     "Registry",
+    "RevealTokens",
     "SaveError",
+    "SettingValue",
+    "Setup",
     "Variant",
     "Words",
+    "builtin_plugins",
     "hookimpl",
     "hookspec",
+    "languages",
 ]

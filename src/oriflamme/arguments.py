@@ -8,8 +8,8 @@ import re
 from collections.abc import Callable
 from typing import Any, NoReturn
 
-from .core.bounds import MAX_SEED
-from .core.config import MAX_FAMILIES, MIN_FAMILIES
+from oriflamme.limits import MAX_FAMILIES, MAX_SEED, MIN_FAMILIES
+
 from .installed import version_line
 from .perft import add_perft
 from .web.serve import add_serve

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from .core.config import COLOURS, GameConfig
-from .core.plugins import Registry
+from oriflamme import COLOURS, GameConfig, Registry
 
 
 def game_config(args: argparse.Namespace, registry: Registry, seed: int) -> GameConfig:

@@ -39,6 +39,10 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
+from oriflamme import ENTRY_POINT_GROUP, OriflammeError, PluginError, Registry, builtin_plugins
+from oriflamme.limits import MAX_SEED
+from oriflamme.text import escaped
+
 from .arguments import (
     EXIT_FAILED,
     EXIT_INTERRUPTED,
@@ -58,10 +62,6 @@ from .arguments import (
 from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
 from .conformance.serve import engine_command
-from .core.bounds import MAX_SEED
-from .core.errors import OriflammeError, PluginError
-from .core.plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
-from .core.words import escaped
 from .perft import perft_command
 from .simulate import simulate_command
 from .study.command import study_command

@@ -8,11 +8,12 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from oriflamme import Registry
+from oriflamme.text import escaped
+
 from .bots.kinds import bot_kinds
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
 from .conformance.remote import BreaksInARow
-from .core.plugins import Registry
-from .core.words import escaped
 
 
 def conformance_command(args: argparse.Namespace, registry: Registry) -> int:

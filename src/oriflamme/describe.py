@@ -6,19 +6,15 @@ What happened is told by :mod:`oriflamme.story`.
 
 Words from outside the engine (a plugin's card names, questions and labels, a save's,
 the network's) are shown with each character a terminal would obey written out
-(:func:`~oriflamme.core.words.escaped`): what is described here is printed as it is.
+(:func:`~oriflamme.core._words.escaped`): what is described here is printed as it is.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .core.cardsets import CardDef
-from .core.decisions import FIRST, LAST, Answer, At, Decision
-from .core.identity import CardId
-from .core.kinds import DecisionKind
-from .core.observation import Observation
-from .core.words import escaped
+from oriflamme import FIRST, LAST, Answer, At, CardDef, CardId, Decision, DecisionKind, Observation
+from oriflamme.text import escaped
 
 
 class Words:

@@ -1,6 +1,9 @@
-"""The events a game records and plugins observe (see :mod:`oriflamme.core.hookspecs`)."""
+"""The events a game records and plugins observe (hooks ``on_<event>``, see
+docs/plugins.md), the table of their types by name, and their JSON form."""
 
-from .core.events import (
+from .core import (
+    EVENT_TYPES,
+    HOOKS,
     Activated,
     Bribed,
     Discarded,
@@ -17,9 +20,12 @@ from .core.events import (
     RoundStarted,
     Stolen,
     TokenAdded,
+    event_to_dict,
 )
 
 __all__ = [
+    "EVENT_TYPES",
+    "HOOKS",
     "Activated",
     "Bribed",
     "Discarded",
@@ -36,4 +42,5 @@ __all__ = [
     "RoundStarted",
     "Stolen",
     "TokenAdded",
+    "event_to_dict",
 ]

@@ -44,7 +44,7 @@ PACKAGE = Path(__file__).resolve().parent
 
 def hot_modules(package: Path = PACKAGE) -> list[str]:
     """The dotted names of the compiled modules, as found beside ``package``'s sources."""
-    found = [f"oriflamme.core.{name}" for name in CORE]
+    found = [f"oriflamme.core._{name}" for name in CORE]
     found += [f"oriflamme.bots.{name}" for name in BOTS]
     for expansion in EXPANSIONS:
         # A compiled module is a file like ``plot.cpython-311-x86_64-linux-gnu.so``.

@@ -33,16 +33,24 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+from oriflamme import (
+    FIRST,
+    LAST,
+    Answer,
+    Decision,
+    Game,
+    OriflammeError,
+    Placement,
+    Placements,
+    Position,
+    Registry,
+)
+
 from .conformance.engines import LocalEngine
 from .conformance.model import Scenario
 from .conformance.position import build_game
 from .conformance.runner import _play, _StepFailed
 from .conformance.scenario import load_scenario
-from .core.decisions import FIRST, LAST, Answer, Decision, Placement, Placements
-from .core.errors import OriflammeError
-from .core.game import Game
-from .core.plugins import Registry
-from .core.position import Position
 
 #: The deepest count the command runs: each ply multiplies the work by the number of
 #: answers (a placement offers dozens), so deeper is hours or days, not a check.

@@ -15,10 +15,8 @@ import os
 import stat
 import tempfile
 
-from .core.bounds import MAX_TEXT
-from .core.errors import ConfigError, SaveError
-from .core.game import Game
-from .core.plugins import Registry
+from oriflamme import ConfigError, Game, Registry, SaveError
+from oriflamme.limits import MAX_TEXT
 
 
 def load_game(path: str, registry: Registry) -> Game:

@@ -24,14 +24,12 @@ from typing import Any, TextIO
 
 import attrs
 
+from oriflamme import Game, GameConfig, GameRules, Registry
+
 from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot
 from .bots.play import play_games as bots_play_games
 from .choices import describe_cards, game_config
-from .core.config import GameConfig
-from .core.game import Game
-from .core.plugins import Registry
-from .core.rules import GameRules
 from .pool import share_out
 
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar

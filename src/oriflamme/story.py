@@ -15,15 +15,15 @@ placement, nor while it lies hidden, even if it is known later: the story read w
 is the story read as it happened. Card names may be in another language
 (``language``: a code the card data names, e.g. ``fr`` or ``pl``). Each line is
 printable as it is: a character a terminal would obey, in a plugin's card name or a
-save's family name, is written out (:func:`~oriflamme.core.words.escaped`).
+save's family name, is written out (:func:`~oriflamme.core._words.escaped`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from .core.cardsets import CardDef, RevealTokens
-from .core.events import (
+from oriflamme import CardDef, CardId, Observation, RevealTokens
+from oriflamme.events import (
     Activated,
     Bribed,
     Discarded,
@@ -40,10 +40,7 @@ from .core.events import (
     Stolen,
     TokenAdded,
 )
-from .core.identity import CardId
-from .core.kinds import counted
-from .core.observation import Observation
-from .core.words import escaped
+from oriflamme.text import counted, escaped
 
 
 def _capital(line: str) -> str:

@@ -18,7 +18,7 @@ wrong) must not loop for ever.
 
 Whatever is printed is printable: a character a terminal would obey (ESC, a C1
 control, a bidi override) in words from a plugin, a save or the person is written
-out instead (:func:`~oriflamme.core.words.escaped`), so that it shows and does nothing.
+out instead (:func:`~oriflamme.core._words.escaped`), so that it shows and does nothing.
 """
 
 from __future__ import annotations
@@ -30,17 +30,13 @@ import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
+from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
+from oriflamme.text import escaped
+
 from .arguments import PLAY_FAMILIES, PLAY_SETS, quote
 from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot, bot_seed
 from .choices import game_config
-from .core.cardsets import languages
-from .core.config import COLOURS
-from .core.decisions import Answer, Placement
-from .core.errors import ConfigError
-from .core.game import Game
-from .core.plugins import Registry
-from .core.words import escaped
 from .describe import Words, answer_text, question_text, view_lines
 from .savefile import check_same, check_save_path, load_game, save_game
 from .story import Story

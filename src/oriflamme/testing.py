@@ -26,11 +26,11 @@ from typing import Any
 
 import yaml
 
+from oriflamme import Game, Registry
+
 from .conformance.position import build_game
 from .conformance.runner import ScenarioResult, find_scenarios, run_file
 from .conformance.scenario import load_scenario, parse_scenario
-from .core.game import Game
-from .core.plugins import Registry
 
 
 def registry_with(

@@ -9,7 +9,8 @@ listed by :func:`bot_kinds` and built from a ``"kind:setting=value"`` text by
 :func:`make_bot`; docs/bots.md describes each.
 """
 
-from ..core.botkinds import BotKind, BotSetting
+from oriflamme import BotKind, BotSetting
+
 from .advice import CardAdvice
 from .heuristic import HeuristicBot
 from .ismcts import IsmctsBot

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from typing import ClassVar, Final
 
-from ..core.compiling import mypyc_attr
+from oriflamme.compiling import mypyc_attr
+
 from .reading import BAITS, Table
 
 UNKNOWN_WORTH: Final = 1.0

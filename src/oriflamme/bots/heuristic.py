@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from ..core.compiling import mypyc_attr
-from ..core.decisions import FIRST, LAST, Answer, At, Placements
-from ..core.observation import Observation
+from oriflamme import FIRST, LAST, Answer, At, Observation, Placements
+from oriflamme.compiling import mypyc_attr
+
 from . import advice as rules
 from .advice import INTRIGUES, CardAdvice, activation, horizon, kill_value, stake, worth
 from .moves import best_move, move_value

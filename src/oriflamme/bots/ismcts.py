@@ -24,10 +24,8 @@ import random
 import time
 from collections.abc import Hashable
 
-from ..core.decisions import Answer, Decision, Placements
-from ..core.game import Game
-from ..core.observation import Observation
-from ..core.plugins import Registry
+from oriflamme import Answer, Decision, Game, Observation, Placements, Registry
+
 from .heuristic import HeuristicBot
 from .play import pending
 

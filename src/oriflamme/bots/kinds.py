@@ -16,11 +16,17 @@ from typing import Any
 
 import attrs
 
-from ..core.botkinds import BotKind, BotSetting, SettingValue
-from ..core.decisions import Answer
-from ..core.errors import ConfigError, PluginError
-from ..core.observation import Observation
-from ..core.plugins import Registry
+from oriflamme import (
+    Answer,
+    BotKind,
+    BotSetting,
+    ConfigError,
+    Observation,
+    PluginError,
+    Registry,
+    SettingValue,
+)
+
 from .heuristic import HeuristicBot
 from .ismcts import EXPLORATION, ITERATIONS, PLAYOUTS, IsmctsBot
 from .play import Bot

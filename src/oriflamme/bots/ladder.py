@@ -26,11 +26,9 @@ from typing import Any, TextIO
 
 import attrs
 
+from oriflamme import ConfigError, Game, GameConfig, Registry
+
 from ..choices import describe_cards, game_config
-from ..core.config import GameConfig
-from ..core.errors import ConfigError
-from ..core.game import Game
-from ..core.plugins import Registry
 from ..simulate import progress_bar
 from .kinds import BotChoice, parse_bot
 from .rating import Tally, elo, wilson

@@ -11,11 +11,7 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Protocol
 
-from ..core.config import GameConfig
-from ..core.decisions import Answer, Decision
-from ..core.game import Game
-from ..core.observation import Observation
-from ..core.plugins import Registry
+from oriflamme import Answer, Decision, Game, GameConfig, Observation, Registry
 
 
 class Bot(Protocol):

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError
+from oriflamme import ConfigError
 
 Plot = Callable[[dict[str, Any], str], None]
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from ..core.decisions import Answer
-from ..core.observation import Observation
+from oriflamme import Answer, Observation
+
 from .play import Bot, pending
 
 

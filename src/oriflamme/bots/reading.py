@@ -13,8 +13,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Final, cast
 
-from ..core.identity import CardId
-from ..core.observation import Observation
+from oriflamme import CardId, Observation
 
 if TYPE_CHECKING:
     from .advice import CardAdvice

@@ -15,13 +15,17 @@ from typing import Any
 
 import attrs
 
-from ..core.config import GameConfig
-from ..core.decisions import Placement
-from ..core.errors import IllegalAnswer, OriflammeError
-from ..core.game import Game
-from ..core.identity import CardId
-from ..core.plugins import Registry
-from ..core.position import Position
+from oriflamme import (
+    CardId,
+    Game,
+    GameConfig,
+    IllegalAnswer,
+    OriflammeError,
+    Placement,
+    Position,
+    Registry,
+)
+
 from .model import ZONES, Step
 from .protocol import (
     ENGINE_ERROR,

@@ -12,10 +12,10 @@ from typing import Any
 
 import attrs
 
-from ..core.errors import OriflammeError
-from ..core.position import LABEL
-from ..core.state import PILES
-from ..core.yamlfile import YamlDocument
+from oriflamme import OriflammeError
+from oriflamme.core._state import PILES
+from oriflamme.saves import LABEL
+from oriflamme.yamlfile import YamlDocument
 
 
 class ScenarioError(OriflammeError):

@@ -12,14 +12,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from ..core.cardsets import CardDef, Setup
-from ..core.config import GameConfig
-from ..core.errors import ConfigError, PositionError
-from ..core.game import Game
-from ..core.plugins import Registry
-from ..core.position import LABEL, Position, QueueCard, state_from_position
-from ..core.rules import GameRules
-from ..core.state import PILES
+from oriflamme import (
+    CardDef,
+    ConfigError,
+    Game,
+    GameConfig,
+    GameRules,
+    Position,
+    PositionError,
+    QueueCard,
+    Registry,
+    Setup,
+)
+from oriflamme.core._state import PILES
+from oriflamme.saves import LABEL, state_from_position
+
 from .model import CardEntry, Scenario
 
 

@@ -16,9 +16,9 @@ from typing import IO, Any, NoReturn
 
 import attrs
 
-from ..core.errors import OriflammeError
-from ..core.position import Position
-from ..core.yamlfile import show
+from oriflamme import OriflammeError, Position
+from oriflamme.yamlfile import show
+
 from .model import ZONES, CardEntry
 
 #: The version of the protocol this module speaks (the ``hello`` request names it).

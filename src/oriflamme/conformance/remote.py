@@ -7,7 +7,7 @@ holding JSON of the protocol's shape. An engine that breaks one (dies, hangs, pr
 garbage) fails the scenario it was playing, with one line saying what it did; it is
 stopped (its whole process group, on POSIX) and reaped, and started again for the
 next scenario. Nothing an engine does makes the runner raise anything but an
-:class:`~oriflamme.core.errors.OriflammeError`.
+:class:`~oriflamme.core._errors.OriflammeError`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import time
 from types import TracebackType
 from typing import IO, Any, NoReturn, cast
 
-from ..core.errors import OriflammeError
-from ..core.yamlfile import show
+from oriflamme import OriflammeError
+from oriflamme.yamlfile import show
+
 from .engines import Engine, Setup
 from .model import Step
 from .protocol import (

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import attrs
 
-from ..core.errors import OriflammeError
-from ..core.plugins import Registry
+from oriflamme import OriflammeError, Registry
+
 from .engines import Engine, LocalEngine, Setup, engine_answer
 from .expect import differences
 from .model import Scenario, Step

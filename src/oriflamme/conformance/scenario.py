@@ -18,8 +18,9 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from ..core.config import FAMILY_PATTERN
-from ..core.yamlfile import YamlDocument, parse_yaml, read_text, show
+from oriflamme import FAMILY_PATTERN
+from oriflamme.yamlfile import YamlDocument, parse_yaml, read_text, show
+
 from .model import (
     ANSWER_FORMS,
     CARD_ID,
@@ -42,7 +43,7 @@ from .model import (
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check one scenario file; any problem raises :class:`ScenarioError`.
 
-    The file is read within the limits of :mod:`oriflamme.core.yamlfile` (size,
+    The file is read within the limits of :mod:`oriflamme.core._yamlfile` (size,
     line length, nesting, aliases, integers).
     """
     return parse_scenario(read_text(path, ScenarioError), str(path))

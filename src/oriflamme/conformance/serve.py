@@ -18,10 +18,10 @@ from typing import Any, BinaryIO
 
 import attrs
 
-from ..core.errors import ConfigError, OriflammeError, PositionError
-from ..core.plugins import Registry
-from ..core.position import LABEL
-from ..core.yamlfile import Key, YamlDocument, show
+from oriflamme import ConfigError, OriflammeError, PositionError, Registry
+from oriflamme.saves import LABEL
+from oriflamme.yamlfile import Key, YamlDocument, show
+
 from .engines import LocalEngine
 from .model import ZONES, Scenario, ScenarioError, Step
 from .position import build_game

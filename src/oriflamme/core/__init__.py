@@ -1,5 +1,189 @@
-"""The engine: card data, plugins, the game state and the rules that advance it.
+"""The engine: card data, plugin loading, the game state and the rules that advance it.
 
-Import the public names from :mod:`oriflamme`, not from here; the modules in this
-package are the implementation and may move.
+Its modules are private (``_game``, ``_effects``, ...) and may change at any release.
+This package's namespace is the one door the public modules use: :mod:`oriflamme`,
+:mod:`oriflamme.events`, :mod:`oriflamme.limits`, :mod:`oriflamme.text`,
+:mod:`oriflamme.yamlfile`, :mod:`oriflamme.saves` and :mod:`oriflamme.compiling`
+import from here, and everyone else imports from them.
 """
+
+from ._ability import Ability
+from ._botkinds import BotKind, BotSetting, SettingValue
+from ._bounds import (
+    MAX_ARGUMENT_DEPTH,
+    MAX_EVENTS,
+    MAX_INFLUENCE,
+    MAX_INT,
+    MAX_QUESTION_BYTES,
+    MAX_SEED,
+    MAX_STRING,
+    MAX_TASKS,
+    MAX_TEXT,
+    MAX_TOKENS,
+    MAX_VALUE_BYTES,
+    question_bytes,
+    question_problem,
+    value_bytes,
+    value_problem,
+)
+from ._cardsets import MAX_KEY, CardDef, CardSet, CardType, RevealTokens, Setup, languages
+from ._compiling import i64, mypyc_attr
+from ._config import (
+    COLOURS,
+    FAMILY_PATTERN,
+    MAX_FAMILIES,
+    MAX_NAMES,
+    MAX_SIZE,
+    MIN_FAMILIES,
+    GameConfig,
+)
+from ._decisions import FIRST, LAST, Answer, At, Decision, Placement, Placements
+from ._determinise import DeterminiseError
+from ._effects import Effects
+from ._errors import (
+    AbilityError,
+    CardDataError,
+    ConfigError,
+    IllegalAnswer,
+    OriflammeError,
+    PluginError,
+    PositionError,
+    SaveError,
+)
+from ._events import (
+    EVENT_TYPES,
+    HOOKS,
+    Activated,
+    Bribed,
+    Discarded,
+    Eliminated,
+    Event,
+    Gained,
+    GameEnded,
+    GameStarted,
+    Lost,
+    Moved,
+    Placed,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+    TokenAdded,
+    event_to_dict,
+)
+from ._game import Game
+from ._hookspecs import hookimpl, hookspec
+from ._identity import CardId
+from ._kinds import DecisionKind, Words, counted
+from ._legality import check_state
+from ._observation import Observation
+from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
+from ._position import LABEL, Position, QueueCard, state_from_position
+from ._rules import GameRules
+from ._saves import snapshot
+from ._tables import MAX_VARIANT_INT, MAX_VARIANT_TEXT
+from ._variants import Variant
+from ._words import control_problem, escaped
+from ._yamlfile import Key, YamlDocument, parse_yaml, read_text, show
+
+__all__ = [
+    "COLOURS",
+    "ENTRY_POINT_GROUP",
+    "EVENT_TYPES",
+    "FAMILY_PATTERN",
+    "FIRST",
+    "HOOKS",
+    "LABEL",
+    "LAST",
+    "MAX_ARGUMENT_DEPTH",
+    "MAX_EVENTS",
+    "MAX_FAMILIES",
+    "MAX_INFLUENCE",
+    "MAX_INT",
+    "MAX_KEY",
+    "MAX_NAMES",
+    "MAX_QUESTION_BYTES",
+    "MAX_SEED",
+    "MAX_SIZE",
+    "MAX_STRING",
+    "MAX_TASKS",
+    "MAX_TEXT",
+    "MAX_TOKENS",
+    "MAX_VALUE_BYTES",
+    "MAX_VARIANT_INT",
+    "MAX_VARIANT_TEXT",
+    "MIN_FAMILIES",
+    "Ability",
+    "AbilityError",
+    "Activated",
+    "Answer",
+    "At",
+    "BotKind",
+    "BotSetting",
+    "Bribed",
+    "CardDataError",
+    "CardDef",
+    "CardId",
+    "CardSet",
+    "CardType",
+    "ConfigError",
+    "Decision",
+    "DecisionKind",
+    "DeterminiseError",
+    "Discarded",
+    "Effects",
+    "Eliminated",
+    "Event",
+    "Gained",
+    "Game",
+    "GameConfig",
+    "GameEnded",
+    "GameRules",
+    "GameStarted",
+    "IllegalAnswer",
+    "Key",
+    "Lost",
+    "Moved",
+    "Observation",
+    "OriflammeError",
+    "Placed",
+    "Placement",
+    "Placements",
+    "PluginError",
+    "Position",
+    "PositionError",
+    "QueueCard",
+    "Registry",
+    "RevealTokens",
+    "Revealed",
+    "RoundEnded",
+    "RoundStarted",
+    "SaveError",
+    "SettingValue",
+    "Setup",
+    "Stolen",
+    "TokenAdded",
+    "Variant",
+    "Words",
+    "YamlDocument",
+    "builtin_plugins",
+    "check_state",
+    "control_problem",
+    "counted",
+    "escaped",
+    "event_to_dict",
+    "hookimpl",
+    "hookspec",
+    "i64",
+    "languages",
+    "mypyc_attr",
+    "parse_yaml",
+    "question_bytes",
+    "question_problem",
+    "read_text",
+    "show",
+    "snapshot",
+    "state_from_position",
+    "value_bytes",
+    "value_problem",
+]

@@ -29,12 +29,18 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.cardsets import Setup
-from ..core.config import GameConfig
-from ..core.decisions import FIRST, LAST, Answer, Decision, Placement
-from ..core.errors import OriflammeError
-from ..core.observation import Observation
-from ..core.plugins import Registry
+from oriflamme import (
+    FIRST,
+    LAST,
+    Answer,
+    Decision,
+    GameConfig,
+    Observation,
+    OriflammeError,
+    Placement,
+    Registry,
+    Setup,
+)
 
 #: Queue positions an action can name.
 POSITIONS = 40

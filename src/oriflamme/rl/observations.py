@@ -38,10 +38,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..core.config import MAX_FAMILIES
-from ..core.identity import CardId
-from ..core.observation import Observation
-from ..core.state import PHASES
+from oriflamme import CardId, Observation
+from oriflamme.core._state import PHASES
+from oriflamme.limits import MAX_FAMILIES
+
 from .actions import POSITIONS
 
 #: Seats a vector has room for (the most families a game may have).

@@ -55,11 +55,9 @@ from typing import Any
 
 import pyspiel  # type: ignore[import-not-found]
 
-from ..core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES, GameConfig
-from ..core.game import Game
-from ..core.legality import MAX_INFLUENCE
-from ..core.observation import Observation
-from ..core.plugins import Registry
+from oriflamme import COLOURS, Game, GameConfig, Observation, Registry
+from oriflamme.limits import MAX_FAMILIES, MAX_INFLUENCE, MIN_FAMILIES
+
 from .actions import POSITIONS, ActionSpace, card_pool
 from .observations import ROUNDS, Encoding
 from .openspiel_observer import OriflammeObserver, information_text, observation_text

@@ -31,11 +31,12 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
-from ..core.observation import Observation
+from oriflamme import Observation
+
 from .observations import Encoding
 
 if TYPE_CHECKING:
-    from ..core.identity import CardId
+    from oriflamme import CardId
 
 
 class Observable(Protocol):

@@ -36,9 +36,9 @@ from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
-from ..core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES, GameConfig
-from ..core.game import Game
-from ..core.plugins import Registry
+from oriflamme import COLOURS, Game, GameConfig, Registry
+from oriflamme.limits import MAX_FAMILIES, MIN_FAMILIES
+
 from ..describe import Words, view_lines
 from .actions import ActionSpace, card_pool
 from .observations import Encoding

@@ -10,12 +10,11 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
+from oriflamme import ConfigError, Game, Registry
+
 from ..arguments import quote
 from ..bots.kinds import parse_bots
 from ..choices import describe_cards, game_config
-from ..core.errors import ConfigError
-from ..core.game import Game
-from ..core.plugins import Registry
 from ..simulate import progress_bar
 from . import plot, report, run
 

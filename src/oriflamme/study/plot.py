@@ -9,7 +9,8 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-from ..core.errors import ConfigError
+from oriflamme import ConfigError
+
 from .report import PLOTS, ranked
 from .run import EXTRA
 

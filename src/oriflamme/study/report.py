@@ -11,8 +11,9 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from oriflamme import CardDef
+
 from ..bots.rating import Z95, wilson
-from ..core.cardsets import CardDef
 from .tally import GROUPS, SEAT_FIELDS, SHARE, Tally
 
 #: The files a study writes into its folder, besides the plots.

@@ -20,11 +20,17 @@ from typing import Any
 
 import attrs
 
+from oriflamme import (
+    ConfigError,
+    GameConfig,
+    OriflammeError,
+    PluginError,
+    Registry,
+    builtin_plugins,
+)
+
 from ..bots.kinds import BotChoice, parse_bots
 from ..bots.play import play_games as bots_play_games
-from ..core.config import GameConfig
-from ..core.errors import ConfigError, OriflammeError, PluginError
-from ..core.plugins import Registry, builtin_plugins
 from ..pool import share_out, shares
 from ..simulate import chunk_size, makers
 from .tally import Tally

@@ -15,8 +15,8 @@ from typing import Any
 
 import attrs
 
-from ..core.events import Eliminated, Gained, GameStarted, Lost, Placed, Revealed, Stolen
-from ..core.game import Game
+from oriflamme import Game
+from oriflamme.events import Eliminated, Gained, GameStarted, Lost, Placed, Revealed, Stolen
 
 #: A win's worth, in whole units: an outright win is SHARE, a win shared by k families
 #: SHARE // k each. 60 is divisible by every number of winners a game can have (1 to 5),

@@ -25,7 +25,8 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from ..core.errors import ConfigError, SaveError
+from oriflamme import ConfigError, SaveError
+
 from .installed import installed
 from .limits import Limits, client
 from .origins import HostsAndOrigins

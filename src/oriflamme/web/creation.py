@@ -13,8 +13,8 @@ from typing import Any
 
 import attrs
 
-from ..core.config import COLOURS, MAX_FAMILIES, MAX_NAMES, MIN_FAMILIES, GameConfig
-from ..core.errors import ConfigError
+from oriflamme import COLOURS, ConfigError, GameConfig
+from oriflamme.limits import MAX_FAMILIES, MAX_NAMES, MIN_FAMILIES
 
 FIELDS = (
     "families",

@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.config import COLOURS, MAX_FAMILIES, MIN_FAMILIES
-from ..core.plugins import Registry
+from oriflamme import COLOURS, Registry
+from oriflamme.limits import MAX_FAMILIES, MIN_FAMILIES
+
 from .players import bot_kinds
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import attrs
 
-from ..core.errors import ConfigError
+from oriflamme import ConfigError
 
 
 @attrs.frozen

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import random
 
+from oriflamme import ConfigError, OriflammeError, Registry, SettingValue
+
 from ..bots import Bot, BotChoice, parse_bot
 from ..bots import bot_kinds as kinds
 from ..bots import make_bot as make
 from ..bots.ismcts import ITERATIONS
 from ..bots.kinds import MAX_CHOICE
-from ..core.botkinds import SettingValue
-from ..core.errors import ConfigError, OriflammeError
-from ..core.plugins import Registry
 from .limits import Limits, option
 
 PERSON = "person"

@@ -21,7 +21,8 @@ from typing import Any
 
 import attrs
 
-from ..core.errors import ConfigError, OriflammeError
+from oriflamme import ConfigError, OriflammeError
+
 from . import limits as limits_module
 from .limits import Limits, Rate, fields, option
 

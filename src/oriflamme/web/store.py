@@ -29,7 +29,7 @@ from typing import Any
 
 import attrs
 
-from ..core.errors import OriflammeError
+from oriflamme import OriflammeError
 
 #: The layout of the file. A file of layout 1 is brought up to date when opened; a
 #: file of a later layout (a newer server's) is refused, not changed.

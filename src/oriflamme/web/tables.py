@@ -26,12 +26,18 @@ from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..core.errors import ConfigError, IllegalAnswer, OriflammeError, PluginError
-from ..core.events import Event, event_to_dict
-from ..core.game import Game
-from ..core.observation import Observation
-from ..core.plugins import Registry
-from ..core.state import Log
+from oriflamme import (
+    ConfigError,
+    Game,
+    IllegalAnswer,
+    Observation,
+    OriflammeError,
+    PluginError,
+    Registry,
+)
+from oriflamme.core._state import Log
+from oriflamme.events import Event, event_to_dict
+
 from ..story import Story
 from .creation import Request, read_request
 from .limits import Limits

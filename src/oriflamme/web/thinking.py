@@ -80,14 +80,11 @@ from typing import Any
 
 import attrs
 
-from ..core.config import GameConfig
-from ..core.decisions import Placements
-from ..core.errors import ConfigError
-from ..core.identity import NO_CARD, CardId, Identity
-from ..core.observation import FIELDS, Observation
-from ..core.plugins import Registry
-from ..core.rules import GameRules
-from ..core.state import State
+from oriflamme import CardId, ConfigError, GameConfig, GameRules, Observation, Placements, Registry
+from oriflamme.core._identity import NO_CARD, Identity
+from oriflamme.core._observation import FIELDS
+from oriflamme.core._state import State
+
 from .limits import Limits
 from .players import make_bot
 

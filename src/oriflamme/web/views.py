@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..core.observation import Observation
-from ..core.rules import GameRules
+from oriflamme import GameRules, Observation
+
 from ..describe import Words, answer_text, question_text
 from ..story import story_lines
 

@@ -1,0 +1,413 @@
+"""A game of Oriflamme: set up from a configuration, advanced by answering decisions.
+
+>>> game = Game.new(GameConfig(families=("red", "blue", "green"), seed=1),
+...                 registry=Registry(entry_points=False))
+>>> game.decision.kind
+'place'
+
+An answer is all or nothing: it is applied to a copy of the state, which replaces the
+game's only once the answer is fully applied. Whatever is raised meanwhile (a refusal,
+a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, cast
+
+import attrs
+
+from ._blame import blame
+from ._bounds import check_seed
+from ._budget import BUDGET, Budget, OverBudget, checked_budget, guarded_rules, run_guarded
+from ._config import GameConfig
+from ._deal import deal
+from ._decisions import Answer, Decision, Placement
+from ._determinise import determinise
+from ._engine import Engine
+from ._errors import AbilityError, ConfigError, IllegalAnswer
+from ._events import Event
+from ._kinds import BUILTIN_KINDS, DecisionKind, indices, shown
+from ._observation import Observation, observe
+from ._plugins import Registry
+from ._position import Position, position_of, state_from_position
+from ._rules import GameRules
+from ._saves import dump, load, snapshot
+from ._scoring import final_scores, winners
+from ._state import END, State
+
+_checked: GameConfig | None = None
+# The kinds that ship with the engine: their checks are trusted; a plugin's are guarded.
+_BUILTIN_KINDS = frozenset(kind.name for kind in BUILTIN_KINDS)
+# The types an offered answer has, by decision kind (a bool is not an int here).
+_EXACT: dict[str, tuple[type, ...]] = {
+    "target": (int,),
+    "move": (int,),
+    "twin": (str, int),
+    "choose": (str,),
+}
+
+
+class Game:
+    """A game in progress. Read ``decision``; call ``answer``; repeat until ``over``."""
+
+    __slots__ = ("_engine", "_state")
+
+    _state: State
+    _engine: Engine
+
+    def __init__(self, state: State, rules: GameRules | None = None) -> None:
+        self._state = state
+        # The engine runs the rules with third-party code guarded (see .budget);
+        # ``rules`` are those of the game this one is a copy of, already guarded.
+        self._engine = Engine(state, rules if rules is not None else guarded_rules(state.rules))
+
+    # Making one.
+
+    @classmethod
+    def new(
+        cls,
+        config: GameConfig | None = None,
+        *,
+        registry: Registry | None = None,
+        record: bool = True,
+        seed: int | None = None,
+        rng: random.Random | None = None,
+        **options: Any,
+    ) -> Game:
+        """A new game, set up by the rulebook (RULINGS G2) from ``config``.
+
+        ``options`` are GameConfig fields, for a config given inline. Pass one
+        ``registry`` when creating many games: building one loads every plugin.
+        ``record=False`` keeps no event log (faster, for simulations). ``seed``, if
+        given, is the game's seed instead of ``config.seed`` (many games of one
+        configuration). ``rng`` is a generator seeded with the game's seed to deal
+        from, if the caller has one and wants to go on drawing from it afterwards;
+        by default one is made.
+        """
+        global _checked  # noqa: PLW0603 - the last configuration checked
+        if config is None:
+            config = GameConfig(**options)
+        elif options:
+            raise TypeError("give either a GameConfig or its fields, not both")
+        if config is not _checked:  # many games of one configuration check it once
+            config.check()
+            _checked = config
+        if seed is None:
+            seed = config.seed
+        else:
+            check_seed(seed)  # the game's own seed, saved with it
+        registry = registry if registry is not None else Registry()
+        rng = rng if rng is not None else random.Random(seed)
+        cards = registry.card_list(config, rng)
+        rules = registry.rules_for(config, cards)
+        state = deal(config, rules, cards, rng, seed=seed, recording=record)
+        game = cls(state)
+        game._engine.start()
+        return game
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        config: GameConfig,
+        *,
+        registry: Registry | None = None,
+        record: bool = True,
+    ) -> Game:
+        """A game at ``position`` (cards by label), advanced to its first decision.
+
+        ``config`` gives the families, sets, variants and first player; the card list
+        is every card of the sets.
+        """
+        registry = registry if registry is not None else Registry()
+        keys = tuple(key for label in position.cards() for key in [label.split(".")[1]])
+        rules = registry.rules(config.sets, dict(config.variants), extra=keys)
+        cards = registry.set_cards(config.sets)
+        state = state_from_position(position, rules, config, cards=cards, recording=record)
+        game = cls(state)
+        game._engine.run()
+        return game
+
+    @classmethod
+    def from_json(
+        cls, text: str, *, registry: Registry | None = None, allow_other_versions: bool = False
+    ) -> Game:
+        """A game saved with :meth:`to_json`, identical. The save names the plugins it was
+        played with: one missing here, or of another version, is a :class:`SaveError`
+        that says so (pass ``allow_other_versions`` to load anyway)."""
+        registry = registry if registry is not None else Registry()
+        return cls(load(text, registry, allow_other_versions=allow_other_versions))
+
+    @classmethod
+    def determinise(
+        cls,
+        observation: Observation,
+        seed: int,
+        *,
+        registry: Registry | None = None,
+        record: bool = True,
+    ) -> Game:
+        """A complete game that ``observation`` could be of, the cards its family cannot
+        see dealt at random from ``seed`` (see :mod:`.determinise`)."""
+        registry = registry if registry is not None else Registry()
+        return cls(determinise(observation, seed, registry, recording=record))
+
+    # Asking and answering.
+
+    @property
+    def decision(self) -> Decision | None:
+        """The pending decision, or None when the game is over."""
+        return self._state.pending
+
+    def answer(self, answer: object, *, family: str | None = None) -> None:
+        """Answer the pending decision and play on to the next one.
+
+        ``answer`` is one of ``decision.options``, or the same value as JSON sent it
+        back (a placement as a list). ``family``, if given, is who answers: anyone
+        else's turn is refused. An answer that is not legal raises
+        :class:`IllegalAnswer`, which says why, and leaves the game exactly as it was.
+        One whose plugin code fails, or goes over the game's :attr:`budget`, raises
+        :class:`AbilityError` naming the plugin, and leaves the game as it was too.
+        """
+        decision = self._state.pending
+        if decision is None or (family is not None and not _asked(decision, family)):
+            raise _not_asked(decision, family)
+        kind = decision.kind
+        # Fast paths for an offered answer given as offered; anything else is checked
+        # in full: made canonical, or refused with its reason.
+        checked: Answer
+        if kind == "reveal":
+            checked = answer if type(answer) is bool else self._check(decision, answer)
+        elif kind == "place":
+            checked = self._placement(decision, answer)
+        else:
+            exact = _EXACT.get(kind)
+            if exact is not None and type(answer) in exact and answer in decision.options:
+                checked = cast(Answer, answer)
+            else:
+                checked = self._check(decision, answer)
+        self._commit(decision, checked)
+
+    def _placement(self, decision: Decision, answer: object) -> Answer:
+        if type(answer) is Placement:
+            # Read as plain objects: a Placement may hold anything a caller put in it.
+            card, at = cast("tuple[object, object]", answer)
+            state = self._state
+            family = decision.family
+            if (
+                type(card) is int  # 1.0 == 1 and True == 1: exact types only
+                and (type(at) is int or type(at) is str)
+                and card in state.hands[state.seat[family]]
+                # Against the game's own hand and queue, never the options handed out.
+                and self._engine.placeable(family, at)
+            ):
+                return answer
+        return self._check(decision, answer)
+
+    def answer_option(self, number: object, *, family: str | None = None) -> None:
+        """Answer with option ``number`` of the pending decision (see :mod:`.decisions`).
+
+        ``family``, if given, is who answers, as for :meth:`answer`."""
+        decision = self._state.pending
+        if decision is None or (family is not None and not _asked(decision, family)):
+            raise _not_asked(decision, family)
+        options = decision.options
+        if type(number) is not int or not 0 <= number < len(options):
+            count = indices(len(options), "option")
+            raise IllegalAnswer(
+                f"{decision.family} must answer a {decision.kind} decision: option "
+                f"{shown(number)} does not exist (the decision has {count})"
+            )
+        self._commit(decision, options[number])
+
+    def _check(self, decision: Decision, answer: object) -> Answer:
+        kind = self._state.rules.kinds[decision.kind]
+        if decision.kind in _BUILTIN_KINDS:
+            return kind.check(self._engine, decision, answer)
+        return self._plugin_check(kind, decision, answer)
+
+    def _plugin_check(self, kind: DecisionKind, decision: Decision, answer: object) -> Answer:
+        """A plugin's kind checks ``answer``: on a copy of the game (checking never
+        changes it), within the budget of an answer."""
+        engine = Engine(self._state.clone(), self._engine.rules)
+        engine.budget = budget = self._engine.budget
+        engine._steps = budget.steps
+        engine._lines = budget.lines
+        try:
+            checked: Answer = run_guarded(engine, kind.check, engine, decision, answer)
+        except IllegalAnswer:
+            raise
+        except (Exception, OverBudget) as exc:
+            problem = exc.bound if isinstance(exc, OverBudget) else f"{type(exc).__name__}: {exc}"
+            went = "went over" if isinstance(exc, OverBudget) else "raised"
+            error = AbilityError(
+                f"the {decision.kind!r} decision kind ({type(kind).__module__}."
+                f"{type(kind).__qualname__}) {went} {problem}, checking {shown(answer)}; "
+                "the game is as it was before this answer"
+            )
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+            raise error from exc
+        return checked
+
+    def _commit(self, decision: Decision, answer: Answer) -> None:
+        old = self._state
+        state = old.clone()
+        engine = self._engine
+        engine._state = state  # the rest of an engine is fixed for its game
+        # An ability reaches the engine as its game: whatever it sets there is undone.
+        rules, budget = engine.rules, engine.budget
+        try:
+            engine.apply(decision, answer)
+        except Exception as exc:
+            engine._state = old
+            error = AbilityError(blame(old.rules, exc, decision, answer))
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+            raise error from exc
+        except BaseException:
+            engine._state = old
+            raise
+        finally:
+            engine.rules, engine.budget = rules, budget
+        self._state = state
+
+    def legal(self, answer: object) -> bool:
+        """Whether ``answer`` would be accepted now."""
+        decision = self._state.pending
+        if decision is None:
+            return False
+        try:
+            self._check(decision, answer)
+        except IllegalAnswer:
+            return False
+        return True
+
+    # Looking at it.
+
+    def observe(self, family: str | None = None) -> Observation:
+        """What ``family`` may see now, as plain data; None: what a spectator sees."""
+        return observe(self._state, family)
+
+    def position(self) -> Position:
+        """The whole table as a referee sees it, cards by label (omniscient)."""
+        return position_of(self._state)
+
+    @property
+    def events(self) -> tuple[Event, ...]:
+        """The event log, oldest first (empty for a game made with ``record=False``)."""
+        return self._state.events()
+
+    @property
+    def over(self) -> bool:
+        return self._state.phase == END
+
+    @property
+    def scores(self) -> dict[str, int]:
+        """Each family's Influence (the final score once the game is over)."""
+        return final_scores(self._state)
+
+    @property
+    def winners(self) -> tuple[str, ...]:
+        """The winning families once the game is over (several for a shared win)."""
+        if not self.over:
+            raise ValueError("the game is not over yet")
+        return winners(self._state)
+
+    @property
+    def families(self) -> tuple[str, ...]:
+        return self._state.families
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """The card list every family holds."""
+        return self._state.cards
+
+    @property
+    def config(self) -> GameConfig:
+        """The game's configuration, its own seed included."""
+        state = self._state
+        config = state.config
+        return config if config.seed == state.seed else attrs.evolve(config, seed=state.seed)
+
+    @property
+    def rules(self) -> GameRules:
+        return self._state.rules
+
+    @property
+    def round(self) -> int:
+        return self._state.round
+
+    @property
+    def phase(self) -> str:
+        return self._state.phase
+
+    @property
+    def budget(self) -> Budget:
+        """What one answer may cost: engine steps, and lines of plugin code (see
+        :mod:`.budget`). Set it to a :class:`~oriflamme.core._budget.Budget` to change
+        the bounds of this game (and of its clones); saves do not keep it."""
+        return self._engine.budget
+
+    @budget.setter
+    def budget(self, budget: object) -> None:
+        try:
+            self._engine.budget = checked_budget(budget)
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(str(exc)) from None
+
+    # Copies and saves.
+
+    def clone(self) -> Game:
+        """An independent copy: answering one never changes the other. It keeps the
+        game's :attr:`budget`."""
+        # Through __init__: compiled, a class's __new__ calls it (with no state).
+        engine = self._engine
+        copy = Game(self._state.clone(), engine.rules)
+        budget = engine.budget
+        if budget is not BUDGET:
+            copy._engine.budget = budget
+        return copy
+
+    def snapshot(self) -> dict[str, Any]:
+        """The whole game as plain data: what :meth:`to_json` writes and ``==`` compares."""
+        return snapshot(self._state)
+
+    def to_json(self) -> str:
+        return dump(self._state)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self.snapshot() == other.snapshot()
+
+    def __hash__(self) -> int:
+        raise TypeError("a game is not hashable: it changes as it is played")
+
+    def __repr__(self) -> str:
+        decision = self.decision
+        asking = f"{decision.family} to {decision.kind}" if decision else "over"
+        return f"<Game round {self.round} {self.phase}, {asking}>"
+
+    def __str__(self) -> str:
+        """The table as a spectator sees it and whose turn it is (:meth:`Observation.__str__`):
+        public only, never a hand, a set-aside card or a face-down card's name, so it may
+        be shown to every family. ``game.observe(family)`` prints what one family reads."""
+        families = ", ".join(self._state.families)
+        head = f"Oriflamme ({families}), as a spectator sees it: no hand, no face-down card"
+        return f"{head}\n{self.observe(None)}"
+
+
+def _asked(decision: Decision, family: object) -> bool:
+    """Whether ``family`` is the family ``decision`` asks: a str, compared as one (a
+    caller's object that equals everything is no family)."""
+    return type(family) is str and family == decision.family
+
+
+def _not_asked(decision: Decision | None, family: object) -> IllegalAnswer:
+    """The refusal of an answer when no decision is pending, or another family's is."""
+    if decision is None:
+        return IllegalAnswer("the game is over: there is no decision to answer")
+    who = family if type(family) is str and len(family) <= 40 else shown(family)
+    return IllegalAnswer(
+        f"it is {decision.family}'s turn to answer a {decision.kind} decision, not {who}'s"
+    )

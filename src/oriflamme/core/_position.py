@@ -1,0 +1,279 @@
+"""A whole table as a referee sees it: every card named by its label (``red.soldier``),
+wherever it is, face up or down.
+
+:func:`position_of` reads one from a game; :func:`state_from_position` sets a game up
+at one (a conformance scenario's starting position, a test's). It is omniscient: it
+is for the referee, the conformance runner and tests, never for a family (a family
+gets an :class:`~oriflamme.Observation`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping
+
+import attrs
+
+from ._bounds import MAX_TOKENS
+from ._config import GameConfig
+from ._errors import PositionError
+from ._identity import NO_CARD, CardId, Identity
+from ._legality import check_position
+from ._rules import GameRules
+from ._state import PILES, PLACEMENT, RESOLUTION, State
+
+#: A card label: ``<family>.<key>``, or ``<family>.<key>.<n>`` for copies after the first.
+LABEL = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?\Z")
+
+
+def _shown(value: object) -> str:
+    text = repr(value) if not isinstance(value, Mapping | list | tuple) else type(value).__name__
+    return text if len(text) <= 40 else f"{text[:37]}..."
+
+
+def _label(value: object, where: str) -> None:
+    if type(value) is not str or LABEL.match(value) is None:
+        raise PositionError(f"{where} holds {_shown(value)}, not a card label like 'red.soldier'")
+
+
+@attrs.frozen
+class QueueCard:
+    """A card in the queue: its label, face, tokens and Bribery owner (None: no token).
+
+    Each field is of its exact type (a :class:`PositionError` otherwise)."""
+
+    card: str
+    up: bool = False
+    tokens: int = 0
+    owner: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        _label(self.card, "the queue")
+        if type(self.up) is not bool:
+            raise PositionError(f"{self.card}: up is true or false, not {_shown(self.up)}")
+        if type(self.tokens) is not int or not 0 <= self.tokens <= MAX_TOKENS:
+            raise PositionError(
+                f"{self.card}: tokens are a whole number from 0 to {MAX_TOKENS}, "
+                f"not {_shown(self.tokens)}"
+            )
+        if self.owner is not None and type(self.owner) is not str:
+            raise PositionError(f"{self.card}: owner is a family, not {_shown(self.owner)}")
+
+
+def _zones(value: object) -> Mapping[str, tuple[str, ...]]:
+    if not isinstance(value, Mapping):
+        raise PositionError(f"a zone maps families to their cards, not {_shown(value)}")
+    zones: dict[str, tuple[str, ...]] = {}
+    for family, cards in value.items():
+        if type(family) is not str or not isinstance(cards, tuple | list):
+            raise PositionError(f"a zone maps families to lists of cards, not {_shown(value)}")
+        for card in cards:
+            _label(card, f"{family}'s zone")
+        zones[family] = tuple(cards)
+    return zones
+
+
+@attrs.frozen
+class Position:
+    """Everything on the table, cards by label. Zones map a family to its cards."""
+
+    queue: tuple[tuple[QueueCard, ...], ...] = ()
+    hands: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    set_aside: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    reserve: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    discarded: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    eliminated: Mapping[str, tuple[str, ...]] = attrs.field(factory=dict, converter=_zones)
+    influence: Mapping[str, int] = attrs.field(factory=dict)
+    round: int = 1
+    phase: str = "placement"
+    resolving: int = 0  # resolution phase: the index of the position to resolve next
+    #: Each label's card id in the game (read from a game; ignored when setting one up).
+    ids: Mapping[str, CardId] = attrs.field(factory=dict, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        """Each field of its exact type, or a :class:`PositionError` naming it."""
+        if not isinstance(self.queue, tuple | list) or not all(
+            isinstance(stack, tuple | list) and all(type(e) is QueueCard for e in stack)
+            for stack in self.queue
+        ):
+            raise PositionError("the queue is a list of positions, each a list of QueueCards")
+        influence = self.influence
+        if not isinstance(influence, Mapping) or not all(
+            type(family) is str and type(value) is int for family, value in influence.items()
+        ):
+            raise PositionError(f"Influence maps families to whole numbers, not {influence!r:.60}")
+        for name in ("round", "resolving"):
+            if type(getattr(self, name)) is not int:
+                raise PositionError(f"{name} is a whole number, not {_shown(getattr(self, name))}")
+        if type(self.phase) is not str:
+            raise PositionError(f"the phase is a word, not {_shown(self.phase)}")
+
+    def zone(self, name: str) -> Mapping[str, tuple[str, ...]]:
+        if name not in PILES:
+            raise KeyError(name)
+        value: Mapping[str, tuple[str, ...]] = getattr(self, name)
+        return value
+
+    def cards(self) -> list[str]:
+        """Every card's label, once for each place it is in (a card is in one place)."""
+        found = [entry.card for stack in self.queue for entry in stack]
+        for name in PILES:
+            for cards in self.zone(name).values():
+                found.extend(cards)
+        return found
+
+
+def position_of(state: State) -> Position:
+    """The table of ``state``, cards by label."""
+    labels = state.identity.labels
+
+    def named(zone: tuple[tuple[CardId, ...], ...]) -> dict[str, tuple[str, ...]]:
+        return state.by_family(tuple(tuple(labels[c] for c in cards) for cards in zone))
+
+    return Position(
+        queue=tuple(
+            tuple(
+                QueueCard(
+                    labels[card],
+                    bool(state.up >> card & 1),
+                    state.tokens_on(card),
+                    state.bribes[card] or None if state.bribes else None,
+                )
+                for card in stack
+            )
+            for stack in state.queue
+        ),
+        hands=named(state.hands),
+        set_aside=named(state.set_aside),
+        reserve=named(state.reserve),
+        discarded=named(state.discarded),
+        eliminated=named(state.eliminated),
+        influence=state.by_family(state.influence),
+        round=state.round,
+        phase=state.phase,
+        resolving=state.walk,
+        ids={label: card for card, label in enumerate(labels)},
+    )
+
+
+def state_from_position(
+    position: Position,
+    rules: GameRules,
+    config: GameConfig,
+    *,
+    cards: tuple[str, ...],
+    recording: bool = True,
+) -> State:
+    """A state at ``position``, before anything is asked.
+
+    It checks what a position must hold to be read at all (labels of the game's
+    families and keys, each card in one place, a zone holding its own family's
+    cards), then the table against the rules (:func:`.legality.check_position`);
+    a scenario's own checks name the line (:mod:`oriflamme.conformance.position`).
+    """
+    families = config.families
+    for name in (*PILES, "influence"):
+        strangers = set(getattr(position, name)) - set(families)
+        if strangers:
+            raise PositionError(
+                f"{name} names {', '.join(sorted(strangers))}: the families are "
+                f"{', '.join(families)}"
+            )
+    labels = position.cards()
+    seen: set[str] = set()
+    parsed: list[tuple[str, str, int, str]] = []
+    for label in labels:
+        if label in seen:
+            raise PositionError(f"{label} is in two places: a card may appear in only one")
+        seen.add(label)
+        match = LABEL.match(label)
+        if match is None:
+            raise PositionError(f"{label!r} is not a card label like 'red.soldier'")
+        family, key, copy = match.group(1), match.group(2), int(match.group(3) or 1)
+        if family not in families:
+            raise PositionError(f"{label} belongs to {family!r}, not one of the families")
+        if key not in rules.definitions:
+            raise PositionError(f"{label}: no card {key!r} in the sets {', '.join(rules.sets)}")
+        parsed.append((family, key, copy, label))
+    parsed.sort(key=lambda entry: (families.index(entry[0]), entry[1], entry[2]))
+    ids = {label: card for card, (_, _, _, label) in enumerate(parsed)}
+    identity = Identity([p[0] for p in parsed], [p[1] for p in parsed])
+    state = State.empty(
+        rules,
+        config,
+        identity,
+        cards=_with_copies(cards, parsed),
+        direction=config.direction or "rightward",
+        recording=recording,
+    )
+    public: dict[CardId, str] = {}
+    tokens, bribes = _lay_queue(state, position, ids, public)
+    for name in PILES:
+        zone: dict[str, tuple[CardId, ...]] = {}
+        for family, cards_in_zone in position.zone(name).items():
+            for label in cards_in_zone:
+                if identity.colours[ids[label]] != family:
+                    raise PositionError(
+                        f"{label} cannot be in {family}'s {name.replace('_', ' ')}: every "
+                        "zone holds its own family's cards"
+                    )
+            zone[family] = tuple(ids[label] for label in cards_in_zone)
+            if name not in ("hands", "set_aside"):
+                public.update({ids[label]: identity.keys[ids[label]] for label in cards_in_zone})
+        state.set_zone(name, state.by_seat(zone, ()))
+    state.set_cards(tokens, bribes, public)
+    state.influence = state.by_seat(position.influence, 1)
+    state.round = position.round
+    state.phase = position.phase
+    state.first = families.index(config.first_player or families[0])
+    # Past the placement phase every family has had its turn to place (G4).
+    state.placed = len(families) if position.phase != PLACEMENT else 0
+    state.walk = position.resolving if position.phase == RESOLUTION else 0
+    state.acting = NO_CARD
+    check_position(state)
+    return state
+
+
+def _with_copies(
+    cards: tuple[str, ...], parsed: list[tuple[str, str, int, str]]
+) -> tuple[str, ...]:
+    """The card list ``cards``, repeating a key as often as a family of the position
+    holds it (``red.queen.2``: a list that repeats the Queen, FORMAT.md). Every family
+    holds one copy of every card of the list (RULINGS G1), so the list is what the
+    families' cards, and a search's guesses at them, are counted against."""
+    held = Counter((family, key) for family, key, _, _ in parsed)
+    most: Counter[str] = Counter()
+    for (_, key), number in held.items():
+        most[key] = max(most[key], number)
+    listed = Counter(cards)
+    left = listed.copy()
+    found: list[str] = []
+    for key in cards:
+        found.append(key)
+        left[key] -= 1
+        if left[key] == 0:  # after the list's last copy of the key, the position's others
+            found.extend([key] * (most[key] - listed[key]))
+    return tuple(found)
+
+
+def _lay_queue(
+    state: State, position: Position, ids: Mapping[str, CardId], public: dict[CardId, str]
+) -> tuple[dict[CardId, int], dict[CardId, str]]:
+    """The queue of ``position`` on ``state``, and its cards' tokens and Bribery tokens."""
+    tokens: dict[CardId, int] = {}
+    bribes: dict[CardId, str] = {}
+    queue = []
+    for stack in position.queue:
+        queue.append(tuple(ids[entry.card] for entry in stack))
+        for entry in stack:
+            card = ids[entry.card]
+            if entry.up:
+                state.up |= 1 << card
+                public[card] = state.identity.keys[card]
+            if entry.tokens:
+                tokens[card] = entry.tokens
+            if entry.owner is not None:
+                bribes[card] = entry.owner
+    state.queue = tuple(queue)
+    return tokens, bribes
