@@ -11,6 +11,7 @@ order plugins are registered in, the tables come out the same: keys are unique
 
 from __future__ import annotations
 
+import importlib
 import importlib.metadata
 import random
 from collections.abc import Iterable, Mapping, Sequence
@@ -45,13 +46,19 @@ class PluginInfo:
     builtin: bool = False  # one of the sets that ship with oriflamme
 
 
-def builtin_plugins() -> list[tuple[str, object]]:
-    """The sets that ship with ``oriflamme``, registered explicitly by name."""
-    # Imported here: the built-in sets import the public `oriflamme` package,
-    # exactly as a third-party plugin does, so they load after it.
-    from ..expansions import ablaze, base  # noqa: PLC0415
+#: The sets that ship with ``oriflamme``: plugins like any other, which the registry
+#: loads by module name as it loads an installed plugin by its entry point. The engine
+#: imports no plugin: the built-in sets import the public ``oriflamme`` package, as a
+#: third-party plugin does, so they load after it.
+BUILTIN_SETS: tuple[tuple[str, str], ...] = (
+    ("ablaze", "oriflamme.expansions.ablaze"),
+    ("base", "oriflamme.expansions.base"),
+)
 
-    return [("ablaze", ablaze), ("base", base)]
+
+def builtin_plugins() -> list[tuple[str, object]]:
+    """The sets that ship with ``oriflamme``, as (name, module)."""
+    return [(name, importlib.import_module(module)) for name, module in BUILTIN_SETS]
 
 
 def plugin_names() -> tuple[str, ...]:
