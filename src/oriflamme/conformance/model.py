@@ -12,8 +12,7 @@ from typing import Any
 
 import attrs
 
-from oriflamme import OriflammeError
-from oriflamme.core._state import PILES
+from oriflamme import PILES, OriflammeError
 from oriflamme.saves import LABEL
 from oriflamme.yamlfile import YamlDocument
 

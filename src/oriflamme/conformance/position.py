@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from oriflamme import (
+    PILES,
     CardDef,
     ConfigError,
     Game,
@@ -24,7 +25,6 @@ from oriflamme import (
     Registry,
     Setup,
 )
-from oriflamme.core._state import PILES
 from oriflamme.saves import LABEL, state_from_position
 
 from .model import CardEntry, Scenario

@@ -81,6 +81,7 @@ from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from ._position import LABEL, Position, QueueCard, state_from_position
 from ._rules import GameRules
 from ._saves import snapshot
+from ._state import PHASES, PILES
 from ._tables import MAX_VARIANT_INT, MAX_VARIANT_TEXT
 from ._variants import Variant
 from ._words import control_problem, escaped
@@ -113,6 +114,8 @@ __all__ = [
     "MAX_VARIANT_INT",
     "MAX_VARIANT_TEXT",
     "MIN_FAMILIES",
+    "PHASES",
+    "PILES",
     "Ability",
     "AbilityError",
     "Activated",

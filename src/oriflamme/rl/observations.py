@@ -38,8 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from oriflamme import CardId, Observation
-from oriflamme.core._state import PHASES
+from oriflamme import PHASES, CardId, Observation
 from oriflamme.limits import MAX_FAMILIES
 
 from .actions import POSITIONS

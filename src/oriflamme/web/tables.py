@@ -35,7 +35,6 @@ from oriflamme import (
     PluginError,
     Registry,
 )
-from oriflamme.core._state import Log
 from oriflamme.events import Event, event_to_dict
 
 from ..story import Story
@@ -118,7 +117,7 @@ class Table:
         self._stories: dict[str | None, tuple[Story, list[str]]] = {}
         self._events: list[Event] = []
         self._events_json: list[str] = []
-        self._log: Log = None
+        self._log: object = None  # the observation's log chain last sent (compared by identity)
         self._events_step = -1
         self._constant: str | None = None
 
