@@ -1,0 +1,61 @@
+"""The border between the engine and the rest, as pyproject.toml's import contracts
+draw it (`make lint` runs them with import-linter): the contracts must name every
+part of the package, so that a module added later is held by them too."""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "src" / "oriflamme"
+
+
+def contracts() -> dict[str, dict[str, object]]:
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return {c["name"]: c for c in settings["tool"]["importlinter"]["contracts"]}
+
+
+def siblings_of_core() -> set[str]:
+    """Every module and package beside ``oriflamme.core``."""
+    found = set()
+    for path in PACKAGE.iterdir():
+        if path.name in ("core", "__init__.py", "__pycache__") or path.name.endswith(".egg-info"):
+            continue
+        if path.suffix == ".py" or (path.is_dir() and (path / "__init__.py").exists()):
+            found.add(f"oriflamme.{path.stem}")
+    return found
+
+
+def test_core_is_forbidden_every_module_above_it() -> None:
+    forbidden = set(contracts()["Core imports nothing above it"]["forbidden_modules"])  # type: ignore[call-overload]
+    assert forbidden == siblings_of_core(), (
+        "pyproject.toml's 'Core imports nothing above it' must list exactly the modules "
+        f"beside core: missing {sorted(siblings_of_core() - forbidden)}, "
+        f"no longer there {sorted(forbidden - siblings_of_core())}"
+    )
+
+
+def test_only_core_and_saves_reach_core_modules() -> None:
+    contract = contracts()["Only core itself and saves import core's private modules"]
+    assert contract["type"] == "protected"
+    assert contract["protected_modules"] == ["oriflamme.core.*"]
+    assert contract["allowed_importers"] == ["oriflamme.core", "oriflamme.saves"]
+
+
+def test_core_modules_are_private() -> None:
+    """Every module of core is named `_name`: its package's namespace is the one door."""
+    public = [
+        path.name
+        for path in (PACKAGE / "core").glob("*.py")
+        if path.name != "__init__.py" and not path.name.startswith("_")
+    ]
+    assert public == []
+
+
+def test_no_circle_in_core_type_checking_imports_included() -> None:
+    contract = contracts()["No circle in core"]
+    assert contract["type"] == "acyclic_siblings"
+    assert contract["ancestors"] == ["oriflamme.core"]
+    settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    assert not settings["tool"]["importlinter"].get("exclude_type_checking_imports", False)
