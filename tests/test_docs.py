@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -90,3 +91,90 @@ def test_the_docs_need_nothing_outside_the_project() -> None:
             if not (page.parent / target).is_file():
                 problems.append(f"{name}: a link to {target}, which is not a page here")
     assert not problems, "\n".join(problems)
+
+
+#: The migration note: the one page that names what is inside ``oriflamme.core``, in
+#: its tables of old names beside their new imports.
+MIGRATION = ROOT / "docs" / "migration.md"
+
+#: An import of core, or of a module inside it, written on one line anywhere.
+IMPORTS_CORE = re.compile(
+    r"\bfrom\s+oriflamme\.core\b[\w.]*\s+import\b"
+    r"|\bimport\s+oriflamme\.core\b"
+    r"|\bfrom\s+oriflamme\s+import\s+[^#\n]*\bcore\b"
+)
+#: A module or a name inside core, written out dotted (`oriflamme.core._budget.Budget`).
+INTO_CORE = re.compile(r"\boriflamme\.core\.\w[\w.]*")
+
+#: Pages another part of the project keeps, which still name a bound by core's private
+#: module: (page, name). The public name is in oriflamme.limits.
+NOT_YET_PUBLIC = {("docs/rulings.md", "oriflamme.core._bounds.MAX_INFLUENCE")}
+
+
+def fenced(text: str) -> list[tuple[str, str]]:
+    """Every fenced code block of a page: (its language, its text)."""
+    return re.findall(r"^```(\w*)\n(.*?)^```", text, flags=re.S | re.M)
+
+
+def core_imports(code: str) -> list[str]:
+    """The imports of core or of a module inside it in a block of Python, if it parses."""
+    try:
+        tree = ast.parse(code)
+    except SyntaxError:
+        return []
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [a.name for a in node.names if re.match(r"oriflamme\.core\b", a.name)]
+        elif isinstance(node, ast.ImportFrom) and node.module is not None:
+            if re.match(r"oriflamme\.core\b", node.module):
+                found.append(node.module)
+            elif node.module == "oriflamme" and any(a.name == "core" for a in node.names):
+                found.append("oriflamme.core")
+    return found
+
+
+def test_no_page_tells_a_reader_to_import_core() -> None:
+    """``oriflamme.core`` and its ``_`` modules are private: no page's code uses them, no
+    page's line imports them, and no page but the migration note names a module or a
+    name inside them (a page may say that core is private). The note's tables list the
+    old names in their first column; what they give as the new import is public."""
+    problems = []
+    for page in user_docs():
+        text = page.read_text(encoding="utf-8")
+        name = str(page.relative_to(ROOT))
+        for language, code in fenced(text):
+            if "oriflamme.core" in code or core_imports(code):
+                problems.append(f"{name}: a {language or 'plain'} block uses oriflamme.core")
+        for number, line in enumerate(text.splitlines(), 1):
+            where = f"{name}:{number}: {line.strip()}"
+            if IMPORTS_CORE.search(line):
+                problems.append(where)
+            elif page == MIGRATION:
+                cells = line.split("|")
+                if line.startswith("|") and len(cells) > 3 and "oriflamme.core" in cells[2]:
+                    problems.append(f"{where} (a new import inside core)")
+            elif any((name, dotted) not in NOT_YET_PUBLIC for dotted in INTO_CORE.findall(line)):
+                problems.append(where)
+    assert not problems, "\n".join(problems)
+
+
+def test_the_check_finds_core_however_it_is_written() -> None:
+    for line in (
+        "from oriflamme.core._budget import Budget",
+        "from oriflamme.core import Budget",
+        "import oriflamme.core._bounds as bounds",
+        "from oriflamme import Game, core",
+        "    from oriflamme.core.events import Eliminated  # noqa",
+    ):
+        assert IMPORTS_CORE.search(line), line
+        assert core_imports(line.strip()), line
+    for line in ("from oriflamme import Budget", "from oriflamme.limits import MAX_SEED"):
+        assert not IMPORTS_CORE.search(line), line
+        assert not core_imports(line), line
+    said = "a bound of `oriflamme.core._bounds.MAX_TEXT`, the type `oriflamme.core.budget.Budget`"
+    assert INTO_CORE.findall(said) == [
+        "oriflamme.core._bounds.MAX_TEXT",
+        "oriflamme.core.budget.Budget",
+    ]
+    assert not INTO_CORE.findall("`oriflamme.core` is private, as `oriflamme.core.<module>` was")

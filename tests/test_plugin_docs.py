@@ -7,7 +7,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from oriflamme.core import _hookspecs as hookspecs
+from oriflamme import Registry
 
 from .conftest import ROOT
 
@@ -20,9 +20,20 @@ def section(title: str) -> str:
     return DOC[start:] if end < 0 else DOC[start:end]
 
 
+def hooks() -> list[str]:
+    """Every hook a plugin may implement, as pluggy knows them: its specifications."""
+    manager = Registry(builtins=False, entry_points=False).manager
+    return [
+        name
+        for name, caller in vars(manager.hook).items()
+        if not name.startswith("_") and caller.spec is not None
+    ]
+
+
 def test_every_hook_is_documented_and_every_documented_hook_exists() -> None:
     documented = re.findall(r"^### `(\w+)\(", section("Hook reference"), flags=re.M)
-    assert sorted(documented) == sorted(hookspecs.HOOKS)
+    assert len(hooks()) > 20
+    assert sorted(documented) == sorted(hooks())
 
 
 def tutorial_script() -> str:
