@@ -18,7 +18,7 @@ from ._ability import Ability
 from ._budget import OverBudget, third_party
 from ._decisions import Decision
 from ._errors import PluginError
-from ._kinds import shown
+from ._shown import shown
 from ._rules import GameRules
 
 #: How a message that names no plugin begins (see :meth:`GameRules.hook_plugin`).

@@ -27,7 +27,8 @@ from ._determinise import determinise
 from ._engine import Engine
 from ._errors import AbilityError, ConfigError, IllegalAnswer
 from ._events import Event
-from ._kinds import BUILTIN_KINDS, DecisionKind, indices, shown
+from ._kinds import BUILTIN_KINDS, DecisionKind
+from ._shown import indices, shown
 from ._observation import Observation, observe
 from ._plugins import Registry
 from ._position import Position, position_of, state_from_position

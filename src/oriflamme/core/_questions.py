@@ -29,7 +29,7 @@ from ._budget import running_code
 from ._decisions import ENGINE_KINDS, Answer, Decision
 from ._errors import IllegalAnswer, PluginError
 from ._identity import CardId
-from ._kinds import indices, shown
+from ._shown import indices, shown
 from ._state import RESOLUTION
 from ._words import RULE, control_problem
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from ._bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES, MAX_INT, value_problem
 from ._errors import PluginError
-from ._kinds import shown
+from ._shown import shown
 
 _SCALARS = (str, bool, type(None))
 #: What value_problem says of values past its bounds.
