@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from oriflamme import Ability, AbilityError, CardId, Effects, Game, hookimpl
-from oriflamme.core import _budget as budget
+from oriflamme.core import _guards as guards
 from oriflamme.events import Gained
 
 from .fuzzing import no_hang
@@ -245,8 +245,8 @@ def test_a_plugin_s_own_doubling_list_is_stopped_by_its_memory_bound(
         pytest.skip("another tracer (coverage, a debugger) is in place: memory is not counted")
     # A low bound, so that the test itself takes little memory: 32 MiB more, where
     # the list doubles at each line.
-    monkeypatch.setattr(budget, "MAX_MEMORY", 32 * 1024 * 1024)
-    if budget.held() == 0:
+    monkeypatch.setattr(guards, "MAX_MEMORY", 32 * 1024 * 1024)
+    if guards.held() == 0:
         pytest.skip("this system tells no process how much memory it holds")
     game, probe = faulty(tmp_path, doubles_its_own_list)
     started = time.perf_counter()

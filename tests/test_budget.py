@@ -28,7 +28,8 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
-from oriflamme.core._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, guarded_rules
+from oriflamme.core._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget
+from oriflamme.core._guards import guarded_rules
 from oriflamme.events import Gained
 from oriflamme.testing import game_at, registry_with
 

@@ -46,7 +46,8 @@ from oriflamme import (
     hookimpl,
 )
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.core._budget import Budget, guarded_rules
+from oriflamme.core._budget import Budget
+from oriflamme.core._guards import guarded_rules
 from oriflamme.testing import registry_with
 
 from .helpers import card_id, one_card_set

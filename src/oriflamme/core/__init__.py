@@ -26,6 +26,7 @@ from ._bounds import (
     value_bytes,
     value_problem,
 )
+from ._budget import Budget
 from ._cardsets import MAX_KEY, CardDef, CardSet, CardType, RevealTokens, Setup, languages
 from ._compiling import i64, mypyc_attr
 from ._config import (
@@ -124,6 +125,7 @@ __all__ = [
     "BotKind",
     "BotSetting",
     "Bribed",
+    "Budget",
     "CardDataError",
     "CardDef",
     "CardId",

@@ -481,7 +481,7 @@ class Effects(Queue):
     budget: Budget = BUDGET
     _steps: int = MAX_STEPS
     _lines: int = MAX_LINES
-    # The third-party callable running now (see .budget.run_guarded), None in the
+    # The third-party callable running now (see .guards.run_guarded), None in the
     # engine's and the built-in cards' own code.
     _running: object = None
 

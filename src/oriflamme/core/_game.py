@@ -19,7 +19,7 @@ import attrs
 
 from ._blame import blame
 from ._bounds import check_seed
-from ._budget import BUDGET, Budget, OverBudget, checked_budget, guarded_rules, run_guarded
+from ._budget import BUDGET, Budget, OverBudget, checked_budget
 from ._config import GameConfig
 from ._deal import deal
 from ._decisions import Answer, Decision, Placement
@@ -27,14 +27,15 @@ from ._determinise import determinise
 from ._engine import Engine
 from ._errors import AbilityError, ConfigError, IllegalAnswer
 from ._events import Event
+from ._guards import guarded_rules, run_guarded
 from ._kinds import BUILTIN_KINDS, DecisionKind
-from ._shown import indices, shown
 from ._observation import Observation, observe
 from ._plugins import Registry
 from ._position import Position, position_of, state_from_position
 from ._rules import GameRules
 from ._saves import dump, load, snapshot
 from ._scoring import final_scores, winners
+from ._shown import indices, shown
 from ._state import END, State
 
 _checked: GameConfig | None = None

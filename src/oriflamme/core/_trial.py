@@ -25,10 +25,11 @@ import sys
 from collections import deque
 from collections.abc import Collection
 
-from ._budget import guarded_rules, third_party
+from ._budget import third_party
 from ._decisions import Continuation, Decision
 from ._engine import Engine
 from ._errors import PositionError, SaveError
+from ._guards import guarded_rules
 from ._legality import check_state
 from ._state import State
 
