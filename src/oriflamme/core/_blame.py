@@ -18,8 +18,8 @@ from ._ability import Ability
 from ._budget import OverBudget, third_party
 from ._decisions import Decision
 from ._errors import PluginError
-from ._shown import shown
 from ._rules import GameRules
+from ._shown import shown
 
 #: How a message that names no plugin begins (see :meth:`GameRules.hook_plugin`).
 _UNKNOWN = "plugin '?'"

@@ -140,7 +140,6 @@ def _first_items(value: Items) -> list[object]:
     return list(islice(members, count))
 
 
-
 def indices(count: int, noun: str = "position") -> str:
     """How many ``noun`` and their indices from 0, for a refusal programs read:
     ``no positions``, ``1 position (0)``, ``3 positions (0 to 2)``."""
