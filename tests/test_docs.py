@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import importlib
 import re
 import subprocess
 import sys
@@ -178,3 +179,20 @@ def test_the_check_finds_core_however_it_is_written() -> None:
         "oriflamme.core.budget.Budget",
     ]
     assert not INTO_CORE.findall("`oriflamme.core` is private, as `oriflamme.core.<module>` was")
+
+
+def test_every_new_import_of_the_migration_note_imports() -> None:
+    """Each ``from MODULE import NAMES`` the migration note gives is a public name of a
+    public module (in its ``__all__``), not something reached past it."""
+    text = MIGRATION.read_text(encoding="utf-8")
+    given = re.findall(r"`from (oriflamme[\w.]*) import ([\w, .]+)`", text)
+    assert len(given) > 30
+    missing = []
+    for module, names in given:
+        public = importlib.import_module(module).__all__
+        missing += [
+            f"{module}.{name}"
+            for name in (part.strip() for part in names.split(","))
+            if name != "..." and name not in public
+        ]
+    assert not missing, f"docs/migration.md gives imports that are not public: {missing}"
