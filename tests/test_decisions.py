@@ -30,8 +30,8 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
-from oriflamme.describe import Words
 from oriflamme.testing import registry_with
+from oriflamme.text import Words
 
 from .helpers import card_id, new_game, one_card_set
 from .test_properties import FAMILIES, KINDS, seeds

@@ -29,8 +29,8 @@ from oriflamme.events import (
     RoundEnded,
     TokenAdded,
 )
-from oriflamme.story import Story
 from oriflamme.terminal import MAX_WRONG, TerminalGame, play_command
+from oriflamme.text import Story
 
 CARD = """\
 set: test

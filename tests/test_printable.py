@@ -1,6 +1,6 @@
-"""``print(observation)`` and ``print(game)``: the table as a person reads it, with the
-question and its answers for the family asked, and never a card that reader may not see.
-Also the header of ``oriflamme simulate``, which names what was played."""
+"""``text.table(observation)`` and ``text.game_table(game)``: the table as a person reads
+it, with the question and its answers for the family asked, and never a card that reader
+may not see. Also the header of ``oriflamme simulate``, which names what was played."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ import pytest
 from oriflamme import COLOURS, Ability, Game, GameConfig, Observation, Registry, hookimpl
 from oriflamme.arguments import build_parser
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.describe import Words, answer_text, question_text, view_lines
 from oriflamme.simulate import simulate_command
 from oriflamme.testing import registry_with
+from oriflamme.text import Words, answer_text, game_table, question_text, table, view_lines
 
 from .helpers import one_card_set
 from .test_observations import hidden_from
@@ -109,7 +109,7 @@ class LawfulWords(Words):
 
 
 def lawful_text(game: Game, seen: Observation) -> str:
-    """What printing ``seen`` may show, made from the referee's position: the table, then
+    """What the table of ``seen`` may show, made from the referee's position: the table, then
     the question and its numbered answers for the family asked, else whose turn it is."""
     words = LawfulWords(seen, game)
     lines = view_lines(words)
@@ -152,7 +152,7 @@ def check_the_same_for_any_hidden_deal(
     see otherwise: so a name a hidden card shares with a visible one is counted exactly
     as often as the visible cards give it. Whether the other deal differed."""
     sample = Game.determinise(seen, seed, registry=registry)
-    assert str(sample.observe(seen.family)) == str(seen), f"{where}: it tells the hidden cards"
+    assert table(sample.observe(seen.family)) == table(seen), f"{where}: it tells the hidden cards"
     truth, dealt = keys_by_card(game), keys_by_card(sample)
     return any(dealt[card] != key for card, key in truth.items() if seen.key(card) is None)
 
@@ -164,7 +164,7 @@ def test_an_observation_prints_only_what_its_family_sees(registry: Registry, kin
         truth = keys_by_card(game)
         for family in (None, *game.families):
             seen = game.observe(family)
-            text = str(seen)
+            text = table(seen)
             here = f"{where}, {family or 'a spectator'}"
             checked += check_names(game, seen, text, here)
             words = Words(seen, game.rules.definitions)
@@ -186,7 +186,7 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
         decision = game.decision
         if decision is None:
             for family in (None, *game.families):
-                text = str(game.observe(family))
+                text = table(game.observe(family))
                 assert text.splitlines()[-1].startswith("The game is over: "), where
                 for winner in game.winners:
                     assert winner in text.splitlines()[-1], where
@@ -194,7 +194,7 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
         rules = game.rules.kinds[decision.kind]
         for family in (None, *game.families):
             seen = game.observe(family)
-            text = str(seen)
+            text = table(seen)
             lines = text.splitlines()
             words = Words(seen, game.rules.definitions)
             if family == decision.family:
@@ -214,8 +214,8 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
 
 def test_a_printed_game_is_the_spectators_view(registry: Registry) -> None:
     for where, game in moments(registry, "mixed"):
-        text = str(game)
-        spectator = str(game.observe(None))
+        text = game_table(game)
+        spectator = table(game.observe(None))
         assert text.splitlines()[1:] == spectator.splitlines(), where
         assert text.startswith("Oriflamme (" + ", ".join(game.families) + ")"), where
         assert "Your hand" not in text, where
@@ -228,19 +228,25 @@ def test_a_printed_game_is_the_spectators_view(registry: Registry) -> None:
         assert repr(game).startswith("<Game round "), where  # repr stays short
 
 
-def test_print_writes_the_same_text(registry: Registry, capsys: pytest.CaptureFixture[str]) -> None:
+def test_the_table_names_cards_in_the_language_asked(registry: Registry) -> None:
     seed = 8400
     print(f"seed={seed}")
     game = Game.new(GameConfig(seed=seed), registry=registry)
-    capsys.readouterr()
-    print(game.observe("red"))
-    print(game)
-    out = capsys.readouterr().out
-    assert out == f"{game.observe('red')}\n{game}\n"
-    assert repr(game.observe("red")) == "<Observation for red: round 1 placement>"
+    seen = game.observe("red")
+    definitions = game.rules.definitions
+    hand = [definitions[key] for key in (seen.key(card) for card in seen.hand) if key]
+    english, french = table(seen), table(seen, language="fr")
+    assert french == table(seen, language="fr")  # the same words every time
+    for card in hand:
+        assert card.name in english
+        assert card.name_in("fr") in french
+    assert french != english
+    assert "Your hand: " in french  # the sentences stay English: only the names change
+    assert game_table(game, language="fr").endswith(table(game.observe(None), language="fr"))
+    assert repr(seen) == "<Observation for red: round 1 placement>"  # repr stays short
     # The rules it names cards by are the game's, and compare no observations apart.
-    assert game.observe("red").rules is game.rules
-    assert game.clone().observe("red") == game.observe("red")
+    assert seen.rules is game.rules
+    assert game.clone().observe("red") == seen
 
 
 # The header of ``oriflamme simulate``.

@@ -24,8 +24,7 @@ import pytest
 
 from oriflamme import Game, Registry
 from oriflamme.events import Bribed, Discarded, Eliminated, Moved, Placed, TokenAdded
-from oriflamme.story import Story, story_lines
-from oriflamme.text import counted
+from oriflamme.text import Story, counted, story_lines
 
 from .helpers import new_game, random_bots
 

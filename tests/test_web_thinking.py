@@ -21,6 +21,7 @@ from typing import Any
 import oriflamme_house_rules
 import pytest
 
+import oriflamme.text
 from oriflamme import COLOURS, ConfigError, Game, GameConfig, Observation, Registry
 from oriflamme.web.limits import Limits
 from oriflamme.web.players import check_bot, make_bot
@@ -166,7 +167,8 @@ def test_an_observation_crosses_whole() -> None:
             seen = game.observe(family)
             back = load_observation(dump_observation(seen), other)
             assert back == seen
-            assert str(back) == str(seen)  # words included: the rules came across
+            # Words included: the rules came across.
+            assert oriflamme.text.table(back) == oriflamme.text.table(seen)
             assert back.rules is other.rules(seen.sets, dict(seen.variants), extra=seen.cards)
         game.answer_option(rng.randrange(len(game.decision.options)))
 

@@ -20,7 +20,7 @@ from oriflamme import (
     RevealTokens,
 )
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.describe import Words, answer_text, question_text
+from oriflamme.text import Words, answer_text, question_text
 
 from .helpers import hand
 

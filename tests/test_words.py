@@ -38,7 +38,7 @@ from oriflamme.conformance.scenario import parse_scenario
 from oriflamme.core import _yamlfile as yamlfile
 from oriflamme.terminal import TerminalGame
 from oriflamme.testing import registry_with
-from oriflamme.text import control_problem, escaped
+from oriflamme.text import control_problem, escaped, table
 
 from .fuzzing import FUZZ
 from .test_failures import fake_distribution
@@ -367,8 +367,8 @@ def test_a_question_and_labels_from_outside_are_printed_escaped(registry: Regist
     printed = out.getvalue()
     clean(printed)
     assert f"{escaped(HOSTILE)}\n  1) {escaped(HOSTILE)}" in printed
-    # The table as a string (print(observation)) shows the same question, escaped.
-    text = str(hostile_target(registry).observe("red"))
+    # The table as text (text.table) shows the same question, escaped.
+    text = table(hostile_target(registry).observe("red"))
     clean(text)
     assert escaped(HOSTILE) in text
 

@@ -1,10 +1,11 @@
 """``oriflamme play``: one person against bots, in the terminal.
 
 The screen shows only what the person's family may see (its observation): the queue,
-the hand, everyone's Influence and piles, what just happened (its :mod:`.story`), and
-the legal answers, numbered. At any question ``c`` lists the game's cards with their
-texts (``c N`` or a card's name shows one) and asks again. Bad input asks again; ``q``,
-Ctrl-C or the end of input leave cleanly. ``--language`` picks the cards' names and texts.
+the hand, everyone's Influence and piles, what just happened (its
+:class:`~oriflamme.text.Story`), and the legal answers, numbered. At any question ``c``
+lists the game's cards with their texts (``c N`` or a card's name shows one) and asks
+again. Bad input asks again; ``q``, Ctrl-C or the end of input leave cleanly.
+``--language`` picks the cards' names and texts.
 ``--save`` writes the game after every answer; ``--load`` goes on with a saved one, its
 bots drawing what they would have drawn uninterrupted (:func:`turn_seed`).
 
@@ -31,15 +32,13 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
 from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
-from oriflamme.text import escaped
+from oriflamme.text import Story, Words, answer_text, escaped, question_text, view_lines
 
 from .arguments import PLAY_FAMILIES, PLAY_SETS, quote
 from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot, bot_seed
 from .choices import game_config
-from .describe import Words, answer_text, question_text, view_lines
 from .savefile import check_same, check_save_path, load_game, save_game
-from .story import Story
 
 #: Characters of an answer line kept; no answer is longer than a few digits.
 MAX_LINE = 1000

@@ -38,8 +38,8 @@ from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
 
 from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.limits import MAX_FAMILIES, MIN_FAMILIES
+from oriflamme.text import Words, view_lines
 
-from ..describe import Words, view_lines
 from .actions import ActionSpace, card_pool
 from .observations import Encoding
 from .returns import check_returns, returns

@@ -1,6 +1,42 @@
-"""Words for people: text from a plugin or a save shown safely (control characters
-escaped), and counts written out ("3 cards")."""
+"""Words for people: every sentence the project shows a person about a game.
 
+* the whole table, as ``print`` showed an observation or a game: :func:`table` (what
+  one family reads, with its question and numbered answers when it is asked) and
+  :func:`game_table` (what a spectator reads: public only);
+* the parts of that table: :class:`Words` (cards and positions as one observation
+  shows them, and the :class:`~oriflamme.Words` a kind of question words itself
+  with), :func:`view_lines`, :func:`question_text`, :func:`answer_text`;
+* the story of a game from its events, a line per thing that happened:
+  :class:`Story` (told as the game goes) and :func:`story_lines` (all of it at once);
+* text from a plugin or a save shown safely, control characters escaped
+  (:func:`escaped`, :func:`control_problem`), and counts written out
+  (:func:`counted`: ``3 cards``).
+
+The engine (:mod:`oriflamme` and what it is made of) imports nothing from here: it
+holds facts, and this package words them, so another language is another set of
+these functions over the same observations and events.
+
+This namespace is the one door, as :mod:`oriflamme` is the engine's: the modules
+behind it (``_describe``, ``_story``) are private. Callers depend on the names, not
+on which file holds which sentence, and the files are ours to split otherwise (by
+language, say, when there is a second one) without breaking an import.
+"""
+
+# The engine's own words come first: the modules below import them from here.
 from ..core import control_problem, counted, escaped
+from ._describe import Words, answer_text, game_table, question_text, table, view_lines
+from ._story import Story, story_lines
 
-__all__ = ["control_problem", "counted", "escaped"]
+__all__ = [
+    "Story",
+    "Words",
+    "answer_text",
+    "control_problem",
+    "counted",
+    "escaped",
+    "game_table",
+    "question_text",
+    "story_lines",
+    "table",
+    "view_lines",
+]

@@ -36,8 +36,8 @@ from oriflamme import (
     Registry,
 )
 from oriflamme.events import Event, event_to_dict
+from oriflamme.text import Story
 
-from ..story import Story
 from .creation import Request, read_request
 from .limits import Limits
 from .players import PERSON, check_bot

@@ -3,8 +3,8 @@
 A view is built from one :class:`~oriflamme.Observation` and the game's public rules
 (card names and texts, how each kind of question reads), never from the game itself,
 so it can hold nothing that family may not see: the log (the story the terminal tells,
-:mod:`oriflamme.story`), the question and the answers' words all come from the same
-observation.
+:class:`~oriflamme.text.Story`), the question and the answers' words all come from the
+same observation.
 """
 
 from __future__ import annotations
@@ -13,9 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from oriflamme import GameRules, Observation
-
-from ..describe import Words, answer_text, question_text
-from ..story import story_lines
+from oriflamme.text import Words, answer_text, question_text, story_lines
 
 
 def build_view(
@@ -32,7 +30,7 @@ def build_view(
 
     ``seats`` says who plays each family (``person`` or a bot kind): public, as at a
     table. ``step`` is how many answers the game has had. ``log``: the story of this
-    observation when it has been told already (a :class:`~oriflamme.story.Story` that
+    observation when it has been told already (a :class:`~oriflamme.text.Story` that
     read every observation of this family so far), else it is told here whole.
     Without ``events``, the view has no ``events`` (a caller that keeps them: they are
     the same for everyone).
