@@ -554,6 +554,8 @@ def test_the_largest_game_play_can_make_is_one_a_save_holds() -> None:
         sets=keys,
         definitions={},
         abilities={},
+        inert=Ability(),
+        reacting=(),
         kinds={},
         variants=dict(variants),
         plugins=tuple((widest * MAX_STRING,) * 3 for _ in range(100)),

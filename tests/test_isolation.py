@@ -499,7 +499,8 @@ def test_what_an_ability_sets_on_its_game_is_undone(raises: bool, tmp_path: Path
 
 def test_the_built_in_kinds_refuse_every_write(registry: Registry) -> None:
     game = Game.new(config(5, ("base", "ablaze"), 3), registry=registry)
-    for kind in game.rules.kinds.values():
+    kinds: list[DecisionKind] = list(game.rules.kinds.values())
+    for kind in kinds:
         with pytest.raises(AttributeError):
             kind.private_options = not kind.private_options  # type: ignore[misc]
         with pytest.raises(AttributeError):

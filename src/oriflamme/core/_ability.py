@@ -18,9 +18,10 @@ One ability object serves every game of a registry: keep no state on it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final
 
 from ._compiling import mypyc_attr
+from ._rules import CardAbility
 
 if TYPE_CHECKING:
     from ._effects import Effects
@@ -48,6 +49,10 @@ class Ability:
         """
 
 
-def reacts_to_elimination(ability: Ability) -> bool:
+#: The ability of a card that no plugin implements: it does nothing.
+INERT: Final = Ability()
+
+
+def reacts_to_elimination(ability: CardAbility) -> bool:
     """Whether ``ability`` overrides :meth:`Ability.eliminated` (so the engine must call it)."""
     return type(ability).eliminated is not Ability.eliminated

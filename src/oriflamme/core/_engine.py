@@ -28,7 +28,6 @@ from ._events import (
     TokenAdded,
 )
 from ._identity import NO_CARD, CardId
-from ._rules import INERT
 from ._scoring import final_scores, winners
 from ._state import END, LAST_ROUND, PLACEMENT, RESOLUTION, replaced
 
@@ -270,10 +269,11 @@ class Engine(Effects):
         # is unboxed, and boxed anew would never be the one on the stack.
         finish: Any = (None, _FINISH, card, ())
         s.tasks = s.tasks + (finish,)
-        abilities = self.rules.abilities
+        rules = self.rules
+        abilities = rules.abilities
         key = s.identity.keys[card]
         # Compiled, a read-only view's get is a method call; `in` and [] are not.
-        ability = abilities[key] if key in abilities else INERT  # noqa: SIM401
+        ability = abilities[key] if key in abilities else rules.inert  # noqa: SIM401
         ability.activate(self, card)
         tasks: tuple[Any, ...] = s.tasks
         if s.pending is None and tasks[-1] is finish:

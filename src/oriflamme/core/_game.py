@@ -224,7 +224,7 @@ class Game:
         self._commit(decision, options[number])
 
     def _check(self, decision: Decision, answer: object) -> Answer:
-        kind = self._state.rules.kinds[decision.kind]
+        kind: DecisionKind = self._state.rules.kinds[decision.kind]
         if decision.kind in _BUILTIN_KINDS:
             return kind.check(self._engine, decision, answer)
         return self._plugin_check(kind, decision, answer)

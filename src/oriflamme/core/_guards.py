@@ -41,7 +41,7 @@ import pluggy
 from ._ability import Ability, reacts_to_elimination
 from ._budget import OverBudget, lines_bound, third_party
 from ._effects import Effects
-from ._rules import GameRules
+from ._rules import CardAbility, GameRules
 
 #: Bytes of memory one call of third-party code may add to what the process holds,
 #: when they can be counted (see the module's documentation).
@@ -199,7 +199,7 @@ class GuardedAbility(Ability):
     """A third-party ability as the engine calls it: each call guarded, continuations
     (looked up by name) included."""
 
-    def __init__(self, inner: Ability) -> None:
+    def __init__(self, inner: CardAbility) -> None:
         self._inner = inner
 
     def activate(self, game: Effects, card: int, *args: Any) -> None:
@@ -233,7 +233,7 @@ class GuardedHook:
         run_guarded(game, self._caller, game=game, event=event)
 
 
-def _guarded_ability(ability: Ability) -> Ability:
+def _guarded_ability(ability: CardAbility) -> CardAbility:
     if not third_party(ability):
         return ability
     if reacts_to_elimination(ability):
@@ -268,6 +268,8 @@ def guarded_rules(rules: GameRules) -> GameRules:
             sets=rules.sets,
             definitions=rules.definitions,
             abilities=abilities,
+            inert=rules.inert,
+            reacting=rules.reactions,
             kinds=rules.kinds,
             variants=rules.variants,
             observers=observers,

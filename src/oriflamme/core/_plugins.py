@@ -21,7 +21,7 @@ import attrs
 import pluggy
 
 from . import _hookspecs as hookspecs
-from ._ability import Ability
+from ._ability import INERT, Ability, reacts_to_elimination
 from ._botkinds import BotKind
 from ._cardlist import card_list
 from ._cardsets import CardDef, CardSet
@@ -395,6 +395,8 @@ class Registry:
             sets=sets,
             definitions={key: tables.cards[key] for key in sorted(keys)},
             abilities=abilities,
+            inert=INERT,
+            reacting=[key for key, ability in abilities.items() if reacts_to_elimination(ability)],
             kinds=tables.kinds,
             variants=values,
             observers=tables.observers,

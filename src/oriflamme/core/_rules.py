@@ -9,17 +9,32 @@ value of every variant. Nothing in it changes during a game.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import CodeType, MappingProxyType
-from typing import Any, Final, NoReturn
+from typing import Any, NoReturn, Protocol, TypeAlias
 
-from ._ability import Ability, reacts_to_elimination
 from ._cardsets import CardDef, RevealTokens, Setup
-from ._kinds import DecisionKind
+from ._identity import CardId
 from ._variants import VariantValue
 
-#: The ability of a card that no plugin implements: it does nothing.
-INERT: Final = Ability()
+
+class CardAbility(Protocol):
+    """A card's ability as a rules table holds it: an :class:`~oriflamme.Ability` (the
+    registry takes nothing else). The class is defined above these rules, beside the
+    :class:`~oriflamme.Effects` its methods are handed, which hold these rules: here
+    the game it is handed is any object."""
+
+    def activate(self, game: Any, card: CardId) -> None: ...
+
+    def eliminated(self, game: Any, card: CardId, by: CardId | None, owner: str) -> None: ...
+
+
+#: A kind of decision as a rules table holds it: a :class:`~oriflamme.DecisionKind`
+#: (the registry takes nothing else). Its ``check`` is handed the game's
+#: :class:`~oriflamme.Effects`, which hold these rules: the class is defined above
+#: them, and what reads a kind from the rules (to word its question, to check an
+#: answer) takes it as the DecisionKind it is.
+Kind: TypeAlias = Any
 
 #: A pluggy hook caller: called with keyword arguments ``game`` and ``event``.
 HookCall = Callable[..., Any]
@@ -42,6 +57,7 @@ class GameRules:
         "definitions",
         "discard_after_use",
         "hook_plugins",
+        "inert",
         "kinds",
         "observers",
         "plugins",
@@ -57,15 +73,16 @@ class GameRules:
 
     sets: tuple[str, ...]
     definitions: Mapping[str, CardDef]  # every key a game of these sets may meet
-    abilities: Mapping[str, Ability]
-    kinds: Mapping[str, DecisionKind]
+    abilities: Mapping[str, CardAbility]
+    inert: CardAbility  # the ability of a card no plugin implements: it does nothing
+    kinds: Mapping[str, Kind]
     observers: Mapping[type[Any], HookCall]  # event type -> the hook caller of its observers
     hook_plugins: Mapping[CodeType, str]  # an event hook's code -> its plugin
     variants: Mapping[str, VariantValue]
     plugins: tuple[tuple[str, str, str], ...]  # (plugin, distribution, version) in play
     ability_plugins: Mapping[str, str]  # card key -> the plugin implementing its ability
     # Derived for the hot path.
-    reactions: Mapping[str, Ability]  # abilities that react to their own elimination
+    reactions: Mapping[str, CardAbility]  # abilities that react to their own elimination
     discard_after_use: frozenset[str]
     characters: frozenset[str]
     reveal_tokens: Mapping[str, RevealTokens]
@@ -81,8 +98,10 @@ class GameRules:
         *,
         sets: tuple[str, ...],
         definitions: Mapping[str, CardDef],
-        abilities: Mapping[str, Ability],
-        kinds: Mapping[str, DecisionKind],
+        abilities: Mapping[str, CardAbility],
+        inert: CardAbility,
+        reacting: Iterable[str],
+        kinds: Mapping[str, Kind],
         variants: Mapping[str, VariantValue],
         observers: Mapping[type[Any], HookCall] | None = None,
         hook_plugins: Mapping[CodeType, str] | None = None,
@@ -90,8 +109,11 @@ class GameRules:
         ability_plugins: Mapping[str, str] | None = None,
         ability_keys: Mapping[int, str] | None = None,
     ) -> None:
-        """``ability_keys`` None: found from ``abilities`` (a copy whose abilities are
-        wrapped gives those of the rules it copies: continuations name the originals)."""
+        """``inert`` is the ability of a card no plugin implements; ``reacting`` the keys
+        of ``abilities`` that react to their own elimination (the registry knows an
+        :class:`~oriflamme.Ability` that does). ``ability_keys`` None: found from
+        ``abilities`` (a copy whose abilities are wrapped gives those of the rules it
+        copies: continuations name the originals)."""
         # Every mapping is copied into a dict only this table holds, behind a read-only
         # view: what a caller passed in and goes on changing is not these rules. Set
         # through object (compiled, a direct store): to everyone else the attributes are
@@ -99,6 +121,7 @@ class GameRules:
         object.__setattr__(self, "sets", tuple(sets))
         object.__setattr__(self, "definitions", MappingProxyType(dict(definitions)))
         object.__setattr__(self, "abilities", MappingProxyType(dict(abilities)))
+        object.__setattr__(self, "inert", inert)
         object.__setattr__(self, "kinds", MappingProxyType(dict(kinds)))
         object.__setattr__(self, "variants", MappingProxyType(dict(variants)))
         object.__setattr__(self, "observers", MappingProxyType(dict(observers or {})))
@@ -108,7 +131,7 @@ class GameRules:
         object.__setattr__(
             self,
             "reactions",
-            MappingProxyType({key: a for key, a in abilities.items() if reacts_to_elimination(a)}),
+            MappingProxyType({key: abilities[key] for key in sorted(reacting)}),
         )
         object.__setattr__(
             self,
@@ -151,11 +174,11 @@ class GameRules:
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"a game's rules cannot be changed (GameRules.{name})")
 
-    def ability(self, key: str) -> Ability:
+    def ability(self, key: str) -> CardAbility:
         """The ability of card ``key`` (a card nobody implements does nothing)."""
         abilities = self.abilities
         # Compiled, a read-only view's get is a method call; `in` and [] are not.
-        return abilities[key] if key in abilities else INERT  # noqa: SIM401
+        return abilities[key] if key in abilities else self.inert  # noqa: SIM401
 
     def hook_plugin(self, error: BaseException) -> str:
         """The plugin whose event hook raised ``error``, from its traceback ('?' if none)."""
