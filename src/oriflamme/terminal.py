@@ -19,7 +19,7 @@ wrong) must not loop for ever.
 
 Whatever is printed is printable: a character a terminal would obey (ESC, a C1
 control, a bidi override) in words from a plugin, a save or the person is written
-out instead (:func:`~oriflamme.core._words.escaped`), so that it shows and does nothing.
+out instead (:func:`~oriflamme.text.escaped`), so that it shows and does nothing.
 """
 
 from __future__ import annotations
