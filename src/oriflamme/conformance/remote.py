@@ -7,7 +7,7 @@ holding JSON of the protocol's shape. An engine that breaks one (dies, hangs, pr
 garbage) fails the scenario it was playing, with one line saying what it did; it is
 stopped (its whole process group, on POSIX) and reaped, and started again for the
 next scenario. Nothing an engine does makes the runner raise anything but an
-:class:`~oriflamme.core._errors.OriflammeError`.
+:class:`~oriflamme.OriflammeError`.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ from .model import (
 def load_scenario(path: str | Path) -> Scenario:
     """Read and check one scenario file; any problem raises :class:`ScenarioError`.
 
-    The file is read within the limits of :mod:`oriflamme.core._yamlfile` (size,
+    The file is read within the limits of :mod:`oriflamme.yamlfile` (size,
     line length, nesting, aliases, integers).
     """
     return parse_scenario(read_text(path, ScenarioError), str(path))

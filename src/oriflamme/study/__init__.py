@@ -69,7 +69,7 @@ The Ablaze Twin waits in the reserve: it is never dealt, set aside, kept back or
 revealed; it can only be placed (face up).
 
 Influence: every ``gained``, ``lost`` and ``stolen`` event names the card that caused
-it (:mod:`oriflamme.core._events`). It is attributed to that card:
+it (:mod:`oriflamme.events`). It is attributed to that card:
 
 - **token gain**: what any card gains for the tokens on it when revealed, 1 per token
   (RULINGS R2): the ``gained`` of its ``revealed`` event, up to its ``tokens``. A card
