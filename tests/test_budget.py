@@ -397,10 +397,10 @@ def test_a_plugin_kind_checks_on_a_copy_of_the_game(stalling: Game) -> None:
 
 def test_the_built_in_cards_run_unguarded(tmp_path: Path, registry: Registry) -> None:
     game = Game.new(GameConfig(seed=1), registry=registry)
-    assert game._engine.rules is game.rules  # nothing to guard: the same table
+    assert game._engine.effects.rules is game.rules  # nothing to guard: the same table
     assert guarded_rules(game.rules) is game.rules
     mixed = probed(tmp_path, Runaway(requeues))
-    engine_rules = mixed._engine.rules
+    engine_rules = mixed._engine.effects.rules
     assert engine_rules is not mixed.rules
     assert engine_rules.abilities["probe"] is not mixed.rules.abilities["probe"]
     for key in ("heir", "lord", "spy", "soldier", "archer", "conspiracy"):

@@ -272,6 +272,23 @@ def test_what_an_ability_reads_cannot_be_changed(tmp_path: Path) -> None:
     assert [len(stack) for stack in after.queue] == [len(stack) for stack in before.queue]
 
 
+class TriesToRun(Ability):
+    """Looks for the engine behind its game: what would play the game on from inside."""
+
+    def activate(self, game: Effects, card: CardId) -> None:
+        RECORD.append(type(game))
+        for name in ("run", "apply", "start", "_run", "_play", "_answer", "_activate", "_finish"):
+            if hasattr(game, name):
+                RECORD.append(name)
+
+
+def test_an_ability_is_handed_effects_that_cannot_run_the_game(tmp_path: Path) -> None:
+    game, _ = revealed(tmp_path, TriesToRun())
+    game.answer(True)
+    assert RECORD[0] is Effects  # exactly the Effects, no engine
+    assert RECORD[1:] == []  # no step of the engine to call
+
+
 def observe(self: object, game: Effects, event: Event) -> None:
     RECORD.append((event, isinstance(game, Effects)))
 

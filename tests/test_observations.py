@@ -26,6 +26,7 @@ from oriflamme import (
     Placements,
     Registry,
 )
+from oriflamme.core._engine import Engine
 from oriflamme.core._identity import Identity
 from oriflamme.core._observation import FIELDS
 from oriflamme.core._state import State
@@ -39,8 +40,8 @@ COMPILED = not oriflamme.core._observation.__file__.endswith(".py")
 
 GAMES = 20  # per family count and kind of game
 STOPS = 3  # random steps looked at in each game, besides its end
-#: What a game is made of: no observation may lead to one (Effects covers the Engine).
-GAME_TYPES = (Game, State, Effects, GameRules, Identity, Registry)
+#: What a game is made of: no observation may lead to one.
+GAME_TYPES = (Game, State, Engine, Effects, GameRules, Identity, Registry)
 #: All an observation may hold: values, read-only mappings, and the dicts behind them.
 PLAIN = (
     Observation,

@@ -32,7 +32,7 @@ from ._decisions import (
     Decision,
     Placements,
 )
-from ._engine import Engine
+from ._effects import Effects
 from ._errors import IllegalAnswer, PositionError
 from ._identity import NO_CARD
 from ._state import END, PLACEMENT, RESOLUTION, State
@@ -123,7 +123,7 @@ def _check_turn(state: State, decision: Decision) -> None:
         if state.phase != PLACEMENT or state.placed >= count or decision.family != expected:
             raise _fail(f"{decision.family} is asked to place, but it is not its turn (G4)")
         options = decision.options
-        spots = Engine(state, state.rules).spots(expected)
+        spots = Effects(state, state.rules).spots(expected)
         if (
             not isinstance(options, Placements)
             or decision.card is not None
@@ -177,11 +177,11 @@ def _check_options(state: State, decision: Decision, resume: Continuation) -> No
     if not isinstance(options, tuple):
         raise _fail(f"the {decision.kind} question offers placements: only the engine does")
     kind = state.rules.kinds[decision.kind]
-    engine = Engine(state, state.rules)
+    game = Effects(state, state.rules)
     for option in options:
         check_value(option, f"an option of the {decision.kind} question")
         try:
-            kind.check(engine, decision, option)
+            kind.check(game, decision, option)
         except IllegalAnswer:
             raise _fail(
                 f"the {decision.kind} question offers {option!r}, which its kind refuses"

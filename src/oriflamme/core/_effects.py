@@ -477,13 +477,19 @@ class Effects(Queue):
         return None if acting == NO_CARD else acting
 
     # What the current answer may still spend (see :mod:`.budget`): set afresh by each
-    # answer; class-level defaults, so that making an engine (a clone) costs nothing more.
+    # answer; class-level defaults, so that making one (a clone's) costs nothing more.
     budget: Budget = BUDGET
     _steps: int = MAX_STEPS
     _lines: int = MAX_LINES
     # The third-party callable running now (see .guards.run_guarded), None in the
     # engine's and the built-in cards' own code.
     _running: object = None
+
+    def _renew(self) -> None:
+        """The whole :attr:`budget` to spend: each answer has one of its own."""
+        budget = self.budget
+        self._steps = budget.steps
+        self._lines = budget.lines
 
     def _step(self) -> None:
         """One engine step of the answer's budget (see :mod:`.budget`)."""

@@ -28,16 +28,23 @@ from ._events import (
     TokenAdded,
 )
 from ._identity import NO_CARD, CardId
+from ._rules import GameRules
 from ._scoring import final_scores, winners
-from ._state import END, LAST_ROUND, PLACEMENT, RESOLUTION, replaced
+from ._state import END, LAST_ROUND, PLACEMENT, RESOLUTION, State, replaced
 
 #: The engine's own steps that a task may name (ability key None).
 STEPS = frozenset({"finish"})
 _FINISH: Final = "finish"
 
 
-class Engine(Effects):
-    """Runs a game's rules on its state. Abilities see it as :class:`Effects`."""
+class Engine:
+    """Runs a game's rules on its state. Abilities and event hooks are handed its
+    :attr:`effects`, which change the game but cannot run it."""
+
+    effects: Effects
+
+    def __init__(self, state: State, rules: GameRules) -> None:
+        self.effects = Effects(state, rules)
 
     def apply(self, decision: Decision, answer: Answer) -> None:
         """Apply a checked ``answer`` to the pending ``decision`` and play on.
@@ -45,82 +52,79 @@ class Engine(Effects):
         An answer that goes over the game's budget (see :mod:`.budget`) raises a
         :class:`PluginError` naming the code that did and the bound; what it changed
         is for the caller to take back (``Game`` answers on a copy)."""
-        budget = self.budget  # each answer has a budget of its own
-        self._steps = budget.steps
-        self._lines = budget.lines
-        s = self._state
-        try:
-            s.pending = None
-            kind = decision.kind
-            card = decision.card
-            if kind == "reveal":
-                assert card is not None
-                if answer:
-                    self._reveal(card)
-                else:
-                    self._decline(card)
-            elif kind == "place":
-                assert isinstance(answer, Placement)
-                self._place(decision.family, answer)
-            else:
-                resume = s.resume
-                assert resume is not None
-                s.resume = None
-                key, name, acting, args = resume
-                self._continue(key, name, acting, args + (answer,))
-            self._run()
-            if s.log is not s.log_mark:
-                self._count_log()
-        except OverBudget as exc:
-            error = self._over_budget(exc)
-            raise error from exc
+        self._play(decision, answer, starting=False)
 
     def start(self) -> None:
         """Set a new game going: its first events, then play on to its first question."""
-        s = self._state
+        self._play(None, None, starting=True)
+
+    def run(self) -> None:
+        """Play on until a family must answer or the game is over (within the budget
+        of one answer, see :meth:`apply`)."""
+        self._play(None, None, starting=False)
+
+    def _play(self, decision: Decision | None, answer: Answer | None, *, starting: bool) -> None:
+        """Answer ``decision`` if one is given (or start the game), then play on to the
+        next question, all within the budget of one answer."""
+        effects = self.effects
+        effects._renew()
         try:
-            if self._emitting:
-                self._emit(GameStarted, (s.families[s.first], s.cards))
-                self._emit(RoundStarted, (1, s.families[s.first]))
+            if decision is not None:
+                self._answer(decision, answer)
+            elif starting:
+                s = effects._state
+                if effects._emitting:
+                    effects._emit(GameStarted, (s.families[s.first], s.cards))
+                    effects._emit(RoundStarted, (1, s.families[s.first]))
             self._run()
             self._count_log()
         except OverBudget as exc:
-            error = self._over_budget(exc)
+            error = PluginError(overrun(effects._state.rules, exc))
+            error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
 
-    def _over_budget(self, exc: OverBudget) -> PluginError:
-        error = PluginError(overrun(self._state.rules, exc))
-        error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
-        return error
+    def _answer(self, decision: Decision, answer: Answer | None) -> None:
+        """Apply ``answer`` to ``decision``: the engine's own kinds by its own steps, an
+        ability's question by the continuation it asked with."""
+        s = self.effects._state
+        s.pending = None
+        kind = decision.kind
+        card = decision.card
+        if kind == "reveal":
+            assert card is not None
+            if answer:
+                self._reveal(card)
+            else:
+                self._decline(card)
+        elif kind == "place":
+            assert isinstance(answer, Placement)
+            self._place(decision.family, answer)
+        else:
+            resume = s.resume
+            assert resume is not None
+            s.resume = None
+            key, name, acting, args = resume
+            self._continue(key, name, acting, args + (answer,))
 
     def _continue(self, key: str | None, name: str, card: CardId, args: tuple[Any, ...]) -> None:
         if key is None:
             if name == _FINISH:
                 self._finish(card)
             return
-        method = getattr(self.rules.abilities[key], name)
+        effects = self.effects
+        method = getattr(effects.rules.abilities[key], name)
         # Compiled, a call with its arguments spelled out needs no tuple of them.
         count = len(args)
         if count == 0:
-            method(self, card)
+            method(effects, card)
         elif count == 1:
-            method(self, card, args[0])
+            method(effects, card, args[0])
         elif count == 2:
-            method(self, card, args[0], args[1])
+            method(effects, card, args[0], args[1])
         else:
-            method(self, card, *args)
+            method(effects, card, *args)
 
     # The loop.
-
-    def run(self) -> None:
-        """Play on until a family must answer or the game is over (within the budget
-        of one answer, see :meth:`apply`)."""
-        try:
-            self._run()
-            self._count_log()
-        except OverBudget as exc:
-            error = self._over_budget(exc)
-            raise error from exc
 
     def _count_log(self) -> None:
         """Keep the log within what a save holds (docs/limits.md, "Bounds in play"): it
@@ -130,11 +134,13 @@ class Engine(Effects):
         Only an ability that asks without end gets there. The count is kept with the
         newest event counted, so each event is counted once, whoever set the log (a
         save, a determinisation: an event not counted before is counted now)."""
-        s = self._state
+        s = self.effects._state
         # Typed Any: compiled, a value of the log's own tuple type is unboxed and boxed
         # anew, and would never be the mark it is compared with.
         log: Any = s.log
         mark: Any = s.log_mark
+        if log is mark:
+            return  # nothing logged since the count
         added = 0
         node: Any = log
         while node is not None and node is not mark:
@@ -152,10 +158,11 @@ class Engine(Effects):
         s.log_length = length
 
     def _run(self) -> None:
-        s = self._state
+        effects = self.effects
+        s = effects._state
         while s.pending is None:
-            self._steps -= 1  # bounded: never an endless loop, whatever the state
-            if self._steps < 0:
+            effects._steps -= 1  # bounded: never an endless loop, whatever the state
+            if effects._steps < 0:
                 raise self._overrun()
             tasks = s.tasks
             if tasks:
@@ -184,18 +191,20 @@ class Engine(Effects):
     def _overrun(self) -> OverBudget:
         """The engine's loop went over the answer's budget: blame the work it was
         doing, a task or the acting card's ability (none: the position itself)."""
-        s = self._state
+        effects = self.effects
+        s = effects._state
         key: str | None = None
         if s.tasks:
             key = s.tasks[-1][0]
         elif s.acting != NO_CARD:
             key = s.identity.keys[s.acting]
-        return OverBudget(steps_bound(self.budget), key)
+        return OverBudget(steps_bound(effects.budget), key)
 
     # Placement phase (RULINGS G4).
 
     def _next_to_place(self) -> None:
-        s = self._state
+        effects = self.effects
+        s = effects._state
         families = s.families
         count = len(families)
         while s.placed < count:
@@ -205,7 +214,7 @@ class Engine(Effects):
             if not hand:
                 s.placed += 1  # docs/rulings.md P3: nothing to place, no turn
                 continue
-            spots = self.spots(family)
+            spots = effects.spots(family)
             if len(hand) == 1 and len(spots) == 1:
                 self._place(family, Placement(hand[0], spots[0]))  # R4: one answer, not asked
                 continue
@@ -216,38 +225,41 @@ class Engine(Effects):
         s.acting = NO_CARD
 
     def _place(self, family: str, placement: Placement) -> None:
-        s = self._state
+        effects = self.effects
+        s = effects._state
         card = placement.card
         seat = s.seat[family]
         hand = s.hands[seat]
         index = hand.index(card)
         s.set_zone("hands", replaced(s.hands, seat, hand[:index] + hand[index + 1 :]))
-        self.put(card, family, placement.at)
+        effects.put(card, family, placement.at)
         s.placed += 1
 
     # Resolution phase (RULINGS R1, R8).
 
     def _decline(self, card: CardId) -> None:
-        s = self._state
+        effects = self.effects
+        s = effects._state
         count = s.tokens_on(card)
         if count < MAX_TOKENS:  # docs/rulings.md P22: no more tokens past the bound
             count += 1
             s.set_tokens(card, count)
-        if self._emitting:
-            self._emit(TokenAdded, (card, s.owner(card), s.walk, count))
+        if effects._emitting:
+            effects._emit(TokenAdded, (card, s.owner(card), s.walk, count))
         s.walk += 1
         s.acting = NO_CARD
 
     def _reveal(self, card: CardId) -> None:
         # RULINGS R2: gain the tokens on it, then apply its ability.
-        s = self._state
+        effects = self.effects
+        s = effects._state
         owner = s.owner(card)
         s.up |= 1 << card
-        self._publish(card)
+        effects._publish(card)
         tokens = s.tokens_on(card)
         gained = 0
         if tokens:
-            rules = self.rules
+            rules = effects.rules
             key = s.identity.keys[card]
             if key not in rules.tokens_kept:  # the Plot's ability spends them
                 s.set_tokens(card, 0)
@@ -255,36 +267,38 @@ class Engine(Effects):
                 gained = tokens
             elif key in rules.tokens_doubled:
                 gained = 2 * tokens
-            gained = self.gain(owner, gained, card)  # what the bound leaves (P21)
-        if self._emitting:
-            self._emit(Revealed, (card, owner, tokens, gained))
+            gained = effects.gain(owner, gained, card)  # what the bound leaves (P21)
+        if effects._emitting:
+            effects._emit(Revealed, (card, owner, tokens, gained))
         s.revealing = card
         self._activate(card)
 
     def _activate(self, card: CardId) -> None:
-        s = self._state
-        if self._emitting:
-            self._emit(Activated, (card, s.owner(card)))
+        effects = self.effects
+        s = effects._state
+        if effects._emitting:
+            effects._emit(Activated, (card, s.owner(card)))
         # Typed Any, the task and the stack it is on: compiled, a tuple of a known shape
         # is unboxed, and boxed anew would never be the one on the stack.
         finish: Any = (None, _FINISH, card, ())
         s.tasks = s.tasks + (finish,)
-        rules = self.rules
+        rules = effects.rules
         abilities = rules.abilities
         key = s.identity.keys[card]
         # Compiled, a read-only view's get is a method call; `in` and [] are not.
         ability = abilities[key] if key in abilities else rules.inert  # noqa: SIM401
-        ability.activate(self, card)
+        ability.activate(effects, card)
         tasks: tuple[Any, ...] = s.tasks
         if s.pending is None and tasks[-1] is finish:
             s.tasks = tasks[:-1]  # the ability is done: finish now, not through the loop
             self._finish(card)
 
     def _finish(self, card: CardId) -> None:
-        s = self._state
-        used = s.identity.keys[card] in self.rules.discard_after_use
-        if used and self.position(card) is not None:
-            self.discard(card)
+        effects = self.effects
+        s = effects._state
+        used = s.identity.keys[card] in effects.rules.discard_after_use
+        if used and effects.position(card) is not None:
+            effects.discard(card)
         # RULINGS R8: if the acting card is still on top of its position, the walk
         # moves on; if it left and a card under it is now on top, that card resolves
         # next (a Royal Decree on a stack too: docs/rulings.md P6); if the position
@@ -295,21 +309,22 @@ class Engine(Effects):
         s.revealing = NO_CARD
 
     def _end_round(self) -> None:
-        s = self._state
-        if self._emitting:
-            self._emit(RoundEnded, (s.round,))
+        effects = self.effects
+        s = effects._state
+        if effects._emitting:
+            effects._emit(RoundEnded, (s.round,))
         if s.round >= LAST_ROUND:
             s.phase = END  # RULINGS G5: after round 6 the game ends
-            if self._emitting:
-                self._emit(GameEnded, (tuple(final_scores(s).items()), winners(s)))
+            if effects._emitting:
+                effects._emit(GameEnded, (tuple(final_scores(s).items()), winners(s)))
             return
         s.round += 1
         s.first = (s.first + 1) % len(s.families)  # RULINGS G5
         s.placed = 0
         s.phase = PLACEMENT
         s.walk = 0
-        if self._emitting:
-            self._emit(RoundStarted, (s.round, s.families[s.first]))
+        if effects._emitting:
+            effects._emit(RoundStarted, (s.round, s.families[s.first]))
 
 
 #: The reveal decisions asked so far, by family then card: a decision is an immutable

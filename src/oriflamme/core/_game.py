@@ -13,7 +13,7 @@ a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
@@ -22,8 +22,9 @@ from ._bounds import check_seed
 from ._budget import BUDGET, Budget, OverBudget, checked_budget
 from ._config import GameConfig
 from ._deal import deal
-from ._decisions import Answer, Decision, Placement
+from ._decisions import Answer, Decision
 from ._determinise import determinise
+from ._effects import Effects
 from ._engine import Engine
 from ._errors import AbilityError, ConfigError, IllegalAnswer
 from ._events import Event
@@ -41,13 +42,6 @@ from ._state import END, State
 _checked: GameConfig | None = None
 # The kinds that ship with the engine: their checks are trusted; a plugin's are guarded.
 _BUILTIN_KINDS = frozenset(kind.name for kind in BUILTIN_KINDS)
-# The types an offered answer has, by decision kind (a bool is not an int here).
-_EXACT: dict[str, tuple[type, ...]] = {
-    "target": (int,),
-    "move": (int,),
-    "twin": (str, int),
-    "choose": (str,),
-}
 
 
 class Game:
@@ -175,37 +169,7 @@ class Game:
         decision = self._state.pending
         if decision is None or (family is not None and not _asked(decision, family)):
             raise _not_asked(decision, family)
-        kind = decision.kind
-        # Fast paths for an offered answer given as offered; anything else is checked
-        # in full: made canonical, or refused with its reason.
-        checked: Answer
-        if kind == "reveal":
-            checked = answer if type(answer) is bool else self._check(decision, answer)
-        elif kind == "place":
-            checked = self._placement(decision, answer)
-        else:
-            exact = _EXACT.get(kind)
-            if exact is not None and type(answer) in exact and answer in decision.options:
-                checked = cast(Answer, answer)
-            else:
-                checked = self._check(decision, answer)
-        self._commit(decision, checked)
-
-    def _placement(self, decision: Decision, answer: object) -> Answer:
-        if type(answer) is Placement:
-            # Read as plain objects: a Placement may hold anything a caller put in it.
-            card, at = cast("tuple[object, object]", answer)
-            state = self._state
-            family = decision.family
-            if (
-                type(card) is int  # 1.0 == 1 and True == 1: exact types only
-                and (type(at) is int or type(at) is str)
-                and card in state.hands[state.seat[family]]
-                # Against the game's own hand and queue, never the options handed out.
-                and self._engine.placeable(family, at)
-            ):
-                return answer
-        return self._check(decision, answer)
+        self._commit(decision, self._check(decision, answer))
 
     def answer_option(self, number: object, *, family: str | None = None) -> None:
         """Answer with option ``number`` of the pending decision (see :mod:`.decisions`).
@@ -224,20 +188,24 @@ class Game:
         self._commit(decision, options[number])
 
     def _check(self, decision: Decision, answer: object) -> Answer:
-        kind: DecisionKind = self._state.rules.kinds[decision.kind]
-        if decision.kind in _BUILTIN_KINDS:
-            return kind.check(self._engine, decision, answer)
+        """``answer`` made canonical by the decision's kind, or refused with its reason:
+        a built-in kind checks it at once (an offered answer given as offered first), a
+        plugin's kind on a copy of the game."""
+        name = decision.kind
+        kind: DecisionKind = self._state.rules.kinds[name]
+        if name in _BUILTIN_KINDS:
+            return kind.check(self._engine.effects, decision, answer)
         return self._plugin_check(kind, decision, answer)
 
     def _plugin_check(self, kind: DecisionKind, decision: Decision, answer: object) -> Answer:
         """A plugin's kind checks ``answer``: on a copy of the game (checking never
         changes it), within the budget of an answer."""
-        engine = Engine(self._state.clone(), self._engine.rules)
-        engine.budget = budget = self._engine.budget
-        engine._steps = budget.steps
-        engine._lines = budget.lines
+        own = self._engine.effects
+        effects = Effects(self._state.clone(), own.rules)
+        effects.budget = own.budget
+        effects._renew()
         try:
-            checked: Answer = run_guarded(engine, kind.check, engine, decision, answer)
+            checked: Answer = run_guarded(effects, kind.check, effects, decision, answer)
         except IllegalAnswer:
             raise
         except (Exception, OverBudget) as exc:
@@ -256,21 +224,23 @@ class Game:
         old = self._state
         state = old.clone()
         engine = self._engine
-        engine._state = state  # the rest of an engine is fixed for its game
-        # An ability reaches the engine as its game: whatever it sets there is undone.
-        rules, budget = engine.rules, engine.budget
+        effects = engine.effects
+        effects._state = state  # the rest of an engine is fixed for its game
+        # Abilities and hooks are handed the effects as their game: whatever they set
+        # there is undone.
+        rules, budget = effects.rules, effects.budget
         try:
             engine.apply(decision, answer)
         except Exception as exc:
-            engine._state = old
+            effects._state = old
             error = AbilityError(blame(old.rules, exc, decision, answer))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
         except BaseException:
-            engine._state = old
+            effects._state = old
             raise
         finally:
-            engine.rules, engine.budget = rules, budget
+            effects.rules, effects.budget = rules, budget
         self._state = state
 
     def legal(self, answer: object) -> bool:
@@ -348,12 +318,12 @@ class Game:
         """What one answer may cost: engine steps, and lines of plugin code (see
         :mod:`.budget`). Set it to a :class:`~oriflamme.core._budget.Budget` to change
         the bounds of this game (and of its clones); saves do not keep it."""
-        return self._engine.budget
+        return self._engine.effects.budget
 
     @budget.setter
     def budget(self, budget: object) -> None:
         try:
-            self._engine.budget = checked_budget(budget)
+            self._engine.effects.budget = checked_budget(budget)
         except (TypeError, ValueError) as exc:
             raise ConfigError(str(exc)) from None
 
@@ -363,11 +333,11 @@ class Game:
         """An independent copy: answering one never changes the other. It keeps the
         game's :attr:`budget`."""
         # Through __init__: compiled, a class's __new__ calls it (with no state).
-        engine = self._engine
-        copy = Game(self._state.clone(), engine.rules)
-        budget = engine.budget
+        effects = self._engine.effects
+        copy = Game(self._state.clone(), effects.rules)
+        budget = effects.budget
         if budget is not BUDGET:
-            copy._engine.budget = budget
+            copy._engine.effects.budget = budget
         return copy
 
     def snapshot(self) -> dict[str, Any]:

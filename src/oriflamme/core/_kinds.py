@@ -217,10 +217,21 @@ class PlaceKind(BuiltinKind):
     private_options = True  # they list the hand
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        # Checked against the game, not against the options handed out.
+        # Checked against the game's own hand and queue, never against the options
+        # handed out (whoever holds them may have changed them).
+        family = decision.family
+        if type(answer) is Placement:  # an offered placement, as offered
+            # Read as plain objects: a Placement may hold anything a caller put in it.
+            given, where = cast("tuple[object, object]", answer)
+            if (
+                type(given) is int  # 1.0 == 1 and True == 1: exact types only
+                and (type(where) is int or type(where) is str)
+                and given in game.zone_of("hands", family)
+                and game.placeable(family, where)
+            ):
+                return answer
         card, at = _placement_parts(decision, answer)
         spot = _spot(game, decision, at)
-        family = decision.family
         hand = game.zone_of("hands", family)
         if card in hand and game.placeable(family, spot):
             return Placement(card, spot)
