@@ -10,8 +10,9 @@ a registered ability's public method, or one of the engine's own steps
 
 from __future__ import annotations
 
-from typing import Any, Final
+from typing import Any, Final, cast
 
+from ._ability import Ability
 from ._blame import overrun
 from ._bounds import MAX_EVENTS, MAX_TOKENS
 from ._budget import OverBudget, steps_bound
@@ -68,16 +69,16 @@ class Engine:
         next question, all within the budget of one answer."""
         effects = self.effects
         effects._renew()
+        s = effects._state
         try:
             if decision is not None:
                 self._answer(decision, answer)
-            elif starting:
-                s = effects._state
-                if effects._emitting:
-                    effects._emit(GameStarted, (s.families[s.first], s.cards))
-                    effects._emit(RoundStarted, (1, s.families[s.first]))
+            elif starting and effects._emitting:
+                effects._emit(GameStarted, (s.families[s.first], s.cards))
+                effects._emit(RoundStarted, (1, s.families[s.first]))
             self._run()
-            self._count_log()
+            if s.log is not s.log_mark:
+                self._count_log()
         except OverBudget as exc:
             error = PluginError(overrun(effects._state.rules, exc))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
@@ -139,8 +140,6 @@ class Engine:
         # anew, and would never be the mark it is compared with.
         log: Any = s.log
         mark: Any = s.log_mark
-        if log is mark:
-            return  # nothing logged since the count
         added = 0
         node: Any = log
         while node is not None and node is not mark:
@@ -286,7 +285,9 @@ class Engine:
         abilities = rules.abilities
         key = s.identity.keys[card]
         # Compiled, a read-only view's get is a method call; `in` and [] are not.
-        ability = abilities[key] if key in abilities else rules.inert  # noqa: SIM401
+        # Every ability a table holds is an Ability (the registry takes nothing else):
+        # called as one, compiled, it is a direct call, not a lookup by name.
+        ability = cast(Ability, abilities[key] if key in abilities else rules.inert)  # noqa: SIM401
         ability.activate(effects, card)
         tasks: tuple[Any, ...] = s.tasks
         if s.pending is None and tasks[-1] is finish:

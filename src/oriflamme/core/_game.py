@@ -13,7 +13,7 @@ a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -40,8 +40,9 @@ from ._shown import indices, shown
 from ._state import END, State
 
 _checked: GameConfig | None = None
-# The kinds that ship with the engine: their checks are trusted; a plugin's are guarded.
-_BUILTIN_KINDS = frozenset(kind.name for kind in BUILTIN_KINDS)
+# The kinds that ship with the engine, by name (every rules table has these very
+# objects): their checks are trusted; a plugin's are guarded.
+_BUILTIN_KINDS: Final[dict[str, DecisionKind]] = {kind.name: kind for kind in BUILTIN_KINDS}
 
 
 class Game:
@@ -192,10 +193,10 @@ class Game:
         a built-in kind checks it at once (an offered answer given as offered first), a
         plugin's kind on a copy of the game."""
         name = decision.kind
-        kind: DecisionKind = self._state.rules.kinds[name]
-        if name in _BUILTIN_KINDS:
-            return kind.check(self._engine.effects, decision, answer)
-        return self._plugin_check(kind, decision, answer)
+        builtin = _BUILTIN_KINDS.get(name)
+        if builtin is not None:
+            return builtin.check(self._engine.effects, decision, answer)
+        return self._plugin_check(self._state.rules.kinds[name], decision, answer)
 
     def _plugin_check(self, kind: DecisionKind, decision: Decision, answer: object) -> Answer:
         """A plugin's kind checks ``answer``: on a copy of the game (checking never
