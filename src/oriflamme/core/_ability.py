@@ -18,14 +18,12 @@ One ability object serves every game of a registry: keep no state on it.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from ._compiling import mypyc_attr
+from ._effects import Effects
+from ._identity import CardId
 from ._rules import CardAbility
-
-if TYPE_CHECKING:
-    from ._effects import Effects
-    from ._identity import CardId
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it

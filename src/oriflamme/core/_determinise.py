@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import _random
 import random
-from typing import TYPE_CHECKING, Any, Final
+from collections.abc import Mapping
+from typing import Any, Final
 
 from ._bounds import check_seed
 from ._compiling import i64
@@ -22,12 +23,8 @@ from ._effects import Effects
 from ._errors import OriflammeError
 from ._identity import NO_CARD, CardId, Identity
 from ._observation import Observation
+from ._rules import GameRules
 from ._state import State, Zone
-
-if TYPE_CHECKING:
-    from collections.abc import Mapping
-
-    from ._plugins import Registry
 
 
 class DeterminiseError(OriflammeError):
@@ -35,12 +32,11 @@ class DeterminiseError(OriflammeError):
 
 
 def determinise(
-    observation: Observation, seed: int, registry: Registry, *, recording: bool = True
+    observation: Observation, seed: int, rules: GameRules, *, recording: bool = True
 ) -> State:
-    """A state that ``observation`` could be of, its unseen cards dealt from ``seed``."""
+    """A state that ``observation`` could be of, its unseen cards dealt from ``seed``,
+    played by ``rules`` (those of the observation's sets, variants and cards)."""
     rng = _Draws(seed)
-    # The variants as they are: read-only, and only read.
-    rules = registry.rules(observation.sets, observation.variants, extra=observation.cards)
     keys, hands, set_aside = _deal_unseen(observation, rng)
     check_seed(seed)  # where State.empty would check it, the game's config checking its own
     state = State.empty(

@@ -311,25 +311,25 @@ class Effects(Queue):
         if kind not in self.rules.kinds:
             known = ", ".join(sorted(self.rules.kinds))
             raise PluginError(
-                f"{asker(self, key)} asked a question of unknown decision kind {kind!r} "
+                f"{self._asker(key)} asked a question of unknown decision kind {kind!r} "
                 f"(known kinds: {known})"
             )
         if s.pending is not None:
             raise PluginError(
-                f"{asker(self, key)} asked while {s.pending.family} is already asked a "
+                f"{self._asker(key)} asked while {s.pending.family} is already asked a "
                 f"{s.pending.kind} question; an ability asks one question at a time, as "
                 "the last thing it does"
             )
         try:
             checked = saveable(args, key, name)
         except PluginError as error:
-            raise PluginError(f"{asker(self, key)}: {error}") from None
+            raise PluginError(f"{self._asker(key)}: {error}") from None
         chosen: Options
         if running is not None:
             self._check_arguments(checked, key, name)
             chosen = checked_options(
                 self,
-                asker(self, key),
+                self._asker(key),
                 family=family,
                 kind=kind,
                 options=options,
@@ -344,11 +344,11 @@ class Effects(Queue):
         if len(chosen) == 1:
             task_args = checked + (chosen[0],)
             if running is not None:  # a task a save holds, as then() queues one
-                check_task(self, asker(self, key), card)
+                check_task(s, self._asker(key), card)
                 try:
                     task_args = saveable(task_args, key, name)
                 except PluginError as error:
-                    raise PluginError(f"{asker(self, key)}: {error}") from None
+                    raise PluginError(f"{self._asker(key)}: {error}") from None
                 self._check_arguments(task_args, key, name)
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
@@ -364,7 +364,7 @@ class Effects(Queue):
             pending = s.pending
             problem = question_problem(tuple(chosen), pending.question, pending.labels)
             if problem is not None:
-                raise PluginError(f"{asker(self, key)} asked a question that {problem}")
+                raise PluginError(f"{self._asker(key)} asked a question that {problem}")
         s.resume = (key, name, card, checked)
 
     def ask_target(
@@ -379,20 +379,24 @@ class Effects(Queue):
         try:
             checked = saveable(args, key, name)
         except PluginError as error:
-            raise PluginError(f"{asker(self, key)}: {error}") from None
+            raise PluginError(f"{self._asker(key)}: {error}") from None
+        s = self._state
         if self._running is not None:  # third-party code: see ask
             self._step()
-            check_task(self, asker(self, key), card)
+            check_task(s, self._asker(key), card)
             self._check_arguments(checked, key, name)
-        s = self._state
         s.tasks = s.tasks + ((key, name, card, checked),)
+
+    def _asker(self, key: str) -> str:
+        """Who asks or queues, for an error (see :func:`.questions.asker`)."""
+        return asker(self.rules, self._running, key)
 
     def _check_arguments(self, args: tuple[Any, ...], key: str, name: str) -> None:
         """Third-party arguments within every bound of a save (:func:`.bounds.value_problem`):
         :func:`.saveable.saveable` passes a few plain values at once, however long."""
         problem = value_problem(args)
         if problem is not None:
-            who = asker(self, key)
+            who = self._asker(key)
             raise PluginError(
                 f"{who}: the arguments of {key}.{name} cannot be saved: they {problem}"
             )
@@ -421,7 +425,7 @@ class Effects(Queue):
             )
         if len(name) > MAX_STRING:  # the name is saved with the work waiting
             raise PluginError(
-                f"{asker(self, key)} continues with a method whose name has {len(name):,} "
+                f"{self._asker(key)} continues with a method whose name has {len(name):,} "
                 f"characters: a save holds at most {MAX_STRING:,}"
             )
         if compiled:

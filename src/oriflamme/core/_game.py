@@ -148,7 +148,9 @@ class Game:
         """A complete game that ``observation`` could be of, the cards its family cannot
         see dealt at random from ``seed`` (see :mod:`.determinise`)."""
         registry = registry if registry is not None else Registry()
-        return cls(determinise(observation, seed, registry, recording=record))
+        # The variants as they are: read-only, and only read.
+        rules = registry.rules(observation.sets, observation.variants, extra=observation.cards)
+        return cls(determinise(observation, seed, rules, recording=record))
 
     # Asking and answering.
 

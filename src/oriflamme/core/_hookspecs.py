@@ -30,12 +30,14 @@ Three kinds of hook:
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from importlib.resources.abc import Traversable
+from pathlib import Path
 
 import pluggy
 
 from ._ability import Ability
 from ._botkinds import BotKind
+from ._effects import Effects
 from ._events import HOOKS as EVENT_HOOK_NAMES
 from ._events import (
     Activated,
@@ -55,13 +57,7 @@ from ._events import (
     TokenAdded,
 )
 from ._kinds import DecisionKind
-
-if TYPE_CHECKING:
-    from importlib.resources.abc import Traversable
-    from pathlib import Path
-
-    from ._effects import Effects
-    from ._variants import Variant, VariantValue
+from ._variants import Variant, VariantValue
 
 PROJECT = "oriflamme"
 hookspec = pluggy.HookspecMarker(PROJECT)

@@ -21,19 +21,17 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, ClassVar, NoReturn, Protocol, cast
+from typing import ClassVar, NoReturn, Protocol, cast
 
 from ._bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES
 from ._cardsets import RevealTokens
 from ._compiling import mypyc_attr
 from ._decisions import FIRST, LAST, Answer, At, Decision, Placement
+from ._effects import Effects
 from ._errors import IllegalAnswer
 from ._identity import CardId
+from ._observation import Observation
 from ._shown import indices, shown
-
-if TYPE_CHECKING:
-    from ._effects import Effects
-    from ._observation import Observation
 
 
 class Words(Protocol):

@@ -21,16 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ._decisions import Continuation, Decision
 from ._events import Event, event_to_dict
 from ._identity import NO_CARD, CardId
+from ._rules import GameRules
 from ._scoring import rank
 from ._state import END, Log, State, log_events
-
-if TYPE_CHECKING:
-    from ._rules import GameRules
 
 _NOTHING: Mapping[CardId, str] = MappingProxyType({})
 #: The fields an observation is made of, but for its log (compared by its events).

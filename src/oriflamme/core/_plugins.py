@@ -20,7 +20,9 @@ from typing import Any
 import attrs
 import pluggy
 
-from . import _hookspecs as hookspecs
+# The module itself: pluggy reads the hook specifications from it.
+import oriflamme.core._hookspecs as hookspecs
+
 from ._ability import INERT, Ability, reacts_to_elimination
 from ._botkinds import BotKind
 from ._cardlist import card_list

@@ -14,7 +14,7 @@ character, a newline or a bidi override.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 from ._bounds import (
     MAX_ARGUMENT_DEPTH,
@@ -29,16 +29,15 @@ from ._budget import running_code
 from ._decisions import ENGINE_KINDS, Answer, Decision
 from ._errors import IllegalAnswer, PluginError
 from ._identity import CardId
+from ._queue import Queue
+from ._rules import GameRules
 from ._shown import indices, shown
-from ._state import RESOLUTION
+from ._state import RESOLUTION, State
 from ._words import RULE, control_problem
-
-if TYPE_CHECKING:
-    from ._effects import Effects
 
 
 def checked_options(
-    game: Effects,
+    game: Queue,
     who: str,
     *,
     family: object,
@@ -49,7 +48,10 @@ def checked_options(
     labels: object,
 ) -> tuple[Answer, ...]:
     """The ``options`` of a question ``who`` (a plugin's ability) asks, as the game
-    keeps them (lists as tuples); a :class:`PluginError` saying what is wrong."""
+    keeps them (lists as tuples); a :class:`PluginError` saying what is wrong.
+
+    ``game`` is the asking game's :class:`~oriflamme.Effects`, which the kind checks
+    each option with (read here as the table it is: the Effects ask through here)."""
     s = game._state
     if kind in ENGINE_KINDS:
         raise PluginError(
@@ -62,7 +64,7 @@ def checked_options(
             f"{who} asked {shown(family)} a {kind} question: the families of the game "
             f"are {', '.join(s.families)}"
         )
-    about = _card(game, card, f"{who} asked a {kind} question about")
+    about = _card(s, card, f"{who} asked a {kind} question about")
     if s.phase != RESOLUTION:
         raise PluginError(
             f"{who} asked a {kind} question in the {s.phase} phase: abilities ask while a "
@@ -116,19 +118,19 @@ def checked_options(
     return chosen
 
 
-def check_task(game: Effects, who: str, card: object) -> None:
+def check_task(state: State, who: str, card: object) -> None:
     """A task ``who`` (a plugin's ability) queues with ``then``: about a card of the
     game, and one more than a save may hold is a :class:`PluginError`."""
-    _card(game, card, f"{who} queued a task about")
-    if len(game._state.tasks) >= MAX_TASKS:
+    _card(state, card, f"{who} queued a task about")
+    if len(state.tasks) >= MAX_TASKS:
         raise PluginError(
-            f"{who} queued a task while {len(game._state.tasks)} wait: at most "
+            f"{who} queued a task while {len(state.tasks)} wait: at most "
             f"{MAX_TASKS} may wait at once (abilities nest a few deep)"
         )
 
 
-def _card(game: Effects, card: object, what: str) -> CardId:
-    count = len(game._state.identity)
+def _card(state: State, card: object, what: str) -> CardId:
+    count = len(state.identity)
     if type(card) is not int or not 0 <= card < count:
         raise PluginError(
             f"{what} card {shown(card)}: a card id of the game is expected (the game has "
@@ -200,11 +202,9 @@ def _tupled(value: object, depth: int, left: list[int]) -> object:
     return value
 
 
-def asker(game: Effects, key: str) -> str:
-    """Who asks or queues, for an error: ``plugin 'p': the ability of 'key'`` (the
-    running third-party code, when it continues with a built-in card's method)."""
-    rules = game.rules
-    running = game._running
+def asker(rules: GameRules, running: object, key: str) -> str:
+    """Who asks or queues, for an error: ``plugin 'p': the ability of 'key'``, or the
+    third-party code ``running`` (when it continues with a built-in card's method)."""
     if running is not None:
         # The code that runs asked, whichever ability's method it continues with (its
         # own, a built-in card's, another plugin's), or an event hook did.

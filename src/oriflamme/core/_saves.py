@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ._bounds import (
     MAX_ARGUMENT_VALUES,
@@ -50,6 +50,7 @@ from ._errors import OriflammeError, PositionError, SaveError
 from ._events import event_from_dict, event_to_dict
 from ._identity import NO_CARD, CardId, Identity
 from ._legality import check_position, check_state
+from ._plugins import Registry
 from ._rules import GameRules
 from ._savefields import (
     Fields,
@@ -64,9 +65,6 @@ from ._savefields import (
 )
 from ._state import LAST_ROUND, PILES, State, logged
 from ._trial import try_answers
-
-if TYPE_CHECKING:
-    from ._plugins import Registry
 
 FORMAT = "oriflamme-save"
 VERSION = 2

@@ -3,12 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from ._identity import CardId
-
-if TYPE_CHECKING:
-    from ._state import State
+from ._state import State
 
 
 def final_scores(state: State) -> dict[str, int]:

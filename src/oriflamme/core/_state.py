@@ -13,18 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Final
+from typing import Any, Final
 
 from ._bounds import check_seed
-from ._config import MAX_NAMES
+from ._config import MAX_NAMES, GameConfig
+from ._decisions import Continuation, Decision
 from ._errors import ConfigError
+from ._events import Event
 from ._identity import NO_CARD, CardId, Identity
-
-if TYPE_CHECKING:
-    from ._config import GameConfig
-    from ._decisions import Continuation, Decision
-    from ._events import Event
-    from ._rules import GameRules
+from ._rules import GameRules
 
 PLACEMENT: Final = "placement"
 RESOLUTION: Final = "resolution"
