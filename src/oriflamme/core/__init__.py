@@ -5,6 +5,32 @@ This package's namespace is the one door the public modules use: :mod:`oriflamme
 :mod:`oriflamme.events`, :mod:`oriflamme.limits`, :mod:`oriflamme.text`,
 :mod:`oriflamme.yamlfile`, :mod:`oriflamme.saves` and :mod:`oriflamme.compiling`
 import from here, and everyone else imports from them.
+
+Its modules are in layers, each importing only from its own and those below it,
+type-checking imports included (no circle: ``lint-imports``). Bottom to top:
+
+1. Values: errors, card ids, bounds, decisions, events, words and values from outside
+   (``_errors``, ``_compiling``, ``_words``, ``_shown``, ``_identity``, ``_bounds``,
+   ``_decisions``, ``_events``, ``_saveable``, ``_savefields``).
+2. What plugins and players give: YAML files, card sets, variants, a game's
+   configuration, bot kinds, card lists (``_yamlfile``, ``_cardsets``, ``_variants``,
+   ``_config``, ``_botkinds``, ``_cardlist``).
+3. The rules table a game is played by, which holds abilities and kinds without
+   naming their classes (``_rules``).
+4. A game as data: its state, the deal, the scores, what one family sees (``_state``,
+   ``_deal``, ``_scoring``, ``_observation``).
+5. What abilities and hooks may read and do, within the budget of an answer
+   (``_budget``, ``_queue``, ``_questions``, ``_effects``).
+6. What plugins subclass and implement, each handed the Effects: abilities, kinds of
+   decision, hooks (``_ability``, ``_kinds``, ``_hookspecs``).
+7. The engine, which runs the rules on a state, third-party code through guards and
+   blamed when it fails (``_guards``, ``_blame``, ``_engine``).
+8. The registry: plugins loaded and collected into rules tables (``_tables``,
+   ``_plugins``).
+9. A game from outside: its legality, positions, a save's answers tried, saves,
+   determinisation (``_control``, ``_legality``, ``_position``, ``_trial``,
+   ``_saves``, ``_determinise``).
+10. The game (``_game``).
 """
 
 from ._ability import Ability
