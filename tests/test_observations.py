@@ -5,7 +5,9 @@ hidden card. Checked over many seeded games of every kind, at random steps."""
 from __future__ import annotations
 
 import gc
+import io
 import json
+import pickle
 import random
 import types
 from collections.abc import Callable, Iterator, Mapping
@@ -325,3 +327,64 @@ def test_observations_are_compared_by_value(registry: Registry) -> None:
     later = play_until(game.clone(), 1, seed)
     assert later.observe("red") != game.observe("red")
     assert later.observe("red") == play_until(game.clone(), 1, seed).observe("red")
+
+
+class RulesByKey(pickle.Pickler):
+    """Pickles the rules of what it pickles by their key, as the web server does."""
+
+    def persistent_id(self, obj: Any) -> Any:
+        if isinstance(obj, GameRules):
+            return (obj.sets, tuple(sorted(obj.variants.items())), tuple(obj.definitions))
+        return None
+
+
+class RulesFrom(pickle.Unpickler):
+    """Reads rules pickled by their key back from ``registry``."""
+
+    def __init__(self, data: bytes, registry: Registry) -> None:
+        super().__init__(io.BytesIO(data))
+        self.registry = registry
+
+    def persistent_load(self, pid: Any) -> Any:
+        sets, variants, cards = pid
+        return self.registry.rules(sets, dict(variants), extra=cards)
+
+
+def pickled(observation: Observation) -> bytes:
+    data = io.BytesIO()
+    RulesByKey(data, protocol=pickle.HIGHEST_PROTOCOL).dump(observation)
+    return data.getvalue()
+
+
+def test_an_observation_pickles_by_its_fields_its_rules_named_by_the_pickler(
+    registry: Registry,
+) -> None:
+    seed = 404
+    print(f"seed={seed}")
+    game = play_until(new_game(registry, seed, 4, sets=KINDS["ablaze"]), 40, seed)
+    other = Registry(entry_points=False)  # another process's: the same plugins
+    for family in (None, *game.families):
+        seen = game.observe(family)
+        back = RulesFrom(pickled(seen), other).load()
+        assert type(back) is Observation
+        assert back == seen
+        assert back.events == seen.events
+        assert back.rules is other.rules(seen.sets, dict(seen.variants), extra=seen.cards)
+        check_plain(back, f"{family} read back")
+    with pytest.raises(TypeError, match="rules do not pickle"):
+        pickle.dumps(game.observe("red"))
+
+
+def test_an_observation_read_back_is_the_one_sent_or_nothing(registry: Registry) -> None:
+    game = play_until(new_game(registry, 5, 3), 10, 5)
+    seen = game.observe("red")
+    rebuild, (rules, log, fields) = seen.__reduce__()
+    assert rebuild(rules, log, fields) == seen
+    # One card more in hand than red holds; the key of a card of blue's red cannot know.
+    other = game.observe("blue").hand[0]
+    for name, value in (
+        ("hand", (*fields["hand"], other)),
+        ("own_keys", {**fields["own_keys"], other: "spy"}),
+    ):
+        with pytest.raises(ValueError, match="does not come back as it was given"):
+            rebuild(rules, log, {**fields, name: value})

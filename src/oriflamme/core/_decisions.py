@@ -117,6 +117,10 @@ class Placements:
     def __repr__(self) -> str:
         return f"Placements(cards={self.cards!r}, ats={self.ats!r})"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled by its arguments: compiled, the class is made through __init__ only.
+        return (Placements, (self.cards, self.ats))
+
 
 Options = tuple[Answer, ...] | Placements
 

@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any, Final
 
+from ._config import GameConfig
 from ._decisions import Continuation, Decision
 from ._events import Event, event_to_dict
-from ._identity import NO_CARD, CardId
+from ._identity import NO_CARD, CardId, Identity
 from ._rules import GameRules
 from ._scoring import rank
 from ._state import END, Log, State, log_events
@@ -278,6 +279,18 @@ class Observation:
         """Whether this family must answer the pending decision."""
         return self.decision is not None and self.decision.family == self.family
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled by its fields (a read-only mapping as a dict) and its rules, and made
+        again from them (:func:`rebuilt`). A rules table does not pickle: whoever
+        pickles an observation names its rules itself (``pickle.Pickler.persistent_id``:
+        by their sets, variants and cards, say) and gives them back when it is read
+        (``persistent_load``: from a registry of the same plugins), as the web server
+        does to send one to the process a bot thinks in."""
+        fields = {name: getattr(self, name) for name in FIELDS}
+        fields["variants"] = dict(self.variants)
+        fields["own_keys"] = dict(self.own_keys)
+        return (rebuilt, (self.rules, self.log, fields))
+
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
             return NotImplemented
@@ -376,3 +389,77 @@ def _zone(
 def observe(state: State, family: str | None) -> Observation:
     """``family``'s observation of ``state`` (None: a spectator's)."""
     return Observation(state, family)
+
+
+def rebuilt(rules: GameRules, log: Log, fields: Mapping[str, Any]) -> Observation:
+    """The observation of a game of ``rules`` whose fields are ``fields`` (every name of
+    :data:`FIELDS`) and whose log is ``log``: an observation read back from its pickle.
+
+    An observation is made from a state (compiled, its class has no other way in): this
+    one from a state that shows its family exactly what it was shown, the cards it may
+    not know in it as no card (where they are, not what they are). A field that does not
+    come out as it was given is a ValueError, never an observation of something else.
+    """
+    family: str | None = fields["family"]
+    families: tuple[str, ...] = fields["families"]
+    colours: tuple[str, ...] = fields["colours"]
+    shown: tuple[str, ...] = fields["shown"]
+    own: Mapping[CardId, str] = fields["own_keys"]
+    config = GameConfig(
+        families=families,
+        sets=rules.sets,
+        cards=fields["cards"],
+        first_player=families[fields["first"]],
+        direction=fields["direction"],
+        variants=dict(rules.variants),
+    )
+    keys = [shown[card] or own.get(card, "") for card in range(len(colours))]
+    state = State.empty(
+        rules,
+        config,
+        Identity(colours, keys),
+        cards=fields["cards"],
+        direction=fields["direction"],
+    )
+    mine = families.index(family) if family is not None else -1
+    # Another family's hand and set-aside cards are seen only as how many there are.
+    state.set_zone(
+        "hands",
+        tuple(
+            fields["hand"] if seat == mine else (NO_CARD,) * count
+            for seat, count in enumerate(fields["hand_counts"])
+        ),
+    )
+    state.set_zone(
+        "set_aside",
+        tuple(
+            fields["set_aside"] if seat == mine else (NO_CARD,) * count
+            for seat, count in enumerate(fields["set_aside_counts"])
+        ),
+    )
+    state.queue = fields["queue"]
+    state.up = fields["up_mask"]
+    state.tokens = fields["token_pairs"]
+    state.bribes = fields["card_bribes"]
+    state.influence = fields["seat_influence"]
+    state.reserve = fields["seat_reserve"]
+    state.discarded = fields["seat_discarded"]
+    state.eliminated = fields["seat_eliminated"]
+    state.public = shown
+    state.round = fields["round"]
+    state.phase = fields["phase"]
+    state.first = fields["first"]
+    state.placed = fields["placed"]
+    state.walk = fields["walk"]
+    state.acting = NO_CARD if fields["acting"] is None else fields["acting"]
+    state.acting_gone = fields["acting_gone"]
+    state.revealing = NO_CARD if fields["revealing"] is None else fields["revealing"]
+    state.pending = fields["decision"]
+    state.resume = fields["resume"]
+    state.tasks = fields["tasks"]
+    state.log = log
+    observation = Observation(state, family)
+    for name in FIELDS:
+        if getattr(observation, name) != fields[name]:
+            raise ValueError(f"an observation's {name!r} does not come back as it was given")
+    return observation

@@ -174,6 +174,13 @@ class GameRules:
     def __delattr__(self, name: str) -> NoReturn:
         raise AttributeError(f"a game's rules cannot be changed (GameRules.{name})")
 
+    def __reduce__(self) -> NoReturn:
+        # Its abilities, kinds and hook callers are the plugins' own code and objects.
+        raise TypeError(
+            "a game's rules do not pickle: name them by their sets, variants and cards, "
+            "and make them again from a registry of the same plugins (Registry.rules)"
+        )
+
     def ability(self, key: str) -> CardAbility:
         """The ability of card ``key`` (a card nobody implements does nothing)."""
         abilities = self.abilities

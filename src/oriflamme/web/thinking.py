@@ -41,10 +41,9 @@ public rules: card definitions, abilities, the plugins' hook callers), which can
 pickled (mapping proxies, hook callers, code objects) and would weigh more than the
 rest (a base game's card definitions alone pickle to about 4.7 KB). They are sent by
 their key, the sets, variants and cards they cover, and each worker has its own
-registry make them, once. The fields of an observation pickle to 1 to 4 KB in a
-tenth of a millisecond or so. A worker makes the observation again from a game state
-that shows that family exactly what it saw (compiled, an observation is made from a
-state only), and checks every field came out the same. Answers come back as JSON.
+registry make them, once. An observation pickles by its fields, 1 to 4 KB in a tenth
+of a millisecond or so, and is made again from them in the worker, each field checked
+to come back as it was sent (``Observation.__reduce__``). Answers come back as JSON.
 
 **Processes.** Workers are spawned (a fresh interpreter), never forked: the server
 has threads. As with any program that spawns processes, a script that starts the
@@ -56,7 +55,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import copyreg
 import enum
 import importlib
 import io
@@ -80,10 +78,7 @@ from typing import Any
 
 import attrs
 
-from oriflamme import CardId, ConfigError, GameConfig, GameRules, Observation, Placements, Registry
-from oriflamme.core._identity import NO_CARD, Identity
-from oriflamme.core._observation import FIELDS
-from oriflamme.core._state import State
+from oriflamme import ConfigError, GameRules, Observation, Registry
 
 from .limits import Limits
 from .players import make_bot
@@ -566,36 +561,22 @@ async def _read(reader: asyncio.StreamReader) -> Any:
 # What crosses to a worker.
 
 
-def _proxy(values: dict[Any, Any]) -> Mapping[Any, Any]:
-    return types.MappingProxyType(values)
-
-
-def _placements(cards: tuple[CardId, ...], ats: tuple[Any, ...]) -> Placements:
-    return Placements(cards, ats)
-
-
 def _rules_key(rules: GameRules) -> tuple[Any, ...]:
     """What a registry makes ``rules`` from: sets, variants and the cards they cover."""
     return ("rules", rules.sets, tuple(sorted(rules.variants.items())), tuple(rules.definitions))
 
 
 class _Dumper(pickle.Pickler):
-    """Pickles an observation's fields, its rules by their key (see the module's text)."""
-
-    dispatch_table = copyreg.dispatch_table.copy()
-    # A read-only view is sent as what it shows, and made read-only again.
-    dispatch_table[types.MappingProxyType] = lambda proxy: (_proxy, (dict(proxy),))
-    # Compiled, a class is made through its __init__ only: these are sent by their
-    # arguments.
-    dispatch_table[Placements] = lambda options: (_placements, (options.cards, options.ats))
+    """Pickles an observation (by its fields), its rules by their key (see the module's
+    text)."""
 
     def persistent_id(self, obj: Any) -> Any:
         return _rules_key(obj) if isinstance(obj, GameRules) else None
 
 
 class _Loader(pickle.Unpickler):
-    """Unpickles an observation's fields, with the rules of ``registry`` for their key
-    (a registry keeps the rules it makes: each is made once in a worker)."""
+    """Unpickles an observation, with the rules of ``registry`` for their key (a
+    registry keeps the rules it makes: each is made once in a worker)."""
 
     def __init__(self, data: bytes, registry: Registry) -> None:
         super().__init__(io.BytesIO(data))
@@ -609,92 +590,20 @@ class _Loader(pickle.Unpickler):
 def dump_observation(observation: Observation) -> bytes:
     """``observation`` as a worker reads it back (:func:`load_observation`): its
     fields, its rules by their key."""
-    fields = {name: getattr(observation, name) for name in (*FIELDS, "log", "rules")}
     data = io.BytesIO()
-    _Dumper(data, protocol=pickle.HIGHEST_PROTOCOL).dump(fields)
+    _Dumper(data, protocol=pickle.HIGHEST_PROTOCOL).dump(observation)
     return data.getvalue()
 
 
 def load_observation(data: bytes, registry: Registry) -> Observation:
     """The observation :func:`dump_observation` made, its rules from ``registry``: one
-    made of the same plugins as the server's.
-
-    An observation cannot be unpickled as it is (compiled, it is made only from a game
-    state), so a state is made that shows that family exactly what it saw, and the
-    observation is made from it as the server made the first; a field that does not
-    come out the same is an error, never a bot deciding from something else.
-    """
-    fields = _Loader(data, registry).load()
-    observation = Observation(_state(fields), fields["family"])
-    for name in FIELDS:
-        if getattr(observation, name) != fields[name]:
-            raise ValueError(f"an observation's {name!r} does not come back as it was sent")
+    made of the same plugins as the server's. An observation is made again from its
+    fields, each checked to come back as it was sent (see ``Observation.__reduce__``):
+    never a bot deciding from something else."""
+    observation = _Loader(data, registry).load()
+    if not isinstance(observation, Observation):
+        raise ValueError(f"an observation was expected, not a {type(observation).__name__}")
     return observation
-
-
-def _state(fields: Mapping[str, Any]) -> State:
-    """A state whose observation for ``fields["family"]`` has those fields: the cards
-    that family cannot see are in it as no card (where they are, not what they are)."""
-    rules: GameRules = fields["rules"]
-    family: str | None = fields["family"]
-    families: tuple[str, ...] = fields["families"]
-    colours: tuple[str, ...] = fields["colours"]
-    shown: tuple[str, ...] = fields["shown"]
-    own: Mapping[CardId, str] = fields["own_keys"]
-    config = GameConfig(
-        families=families,
-        sets=rules.sets,
-        cards=fields["cards"],
-        first_player=families[fields["first"]],
-        direction=fields["direction"],
-        variants=dict(rules.variants),
-    )
-    keys = [shown[card] or own.get(card, "") for card in range(len(colours))]
-    state = State.empty(
-        rules,
-        config,
-        Identity(colours, keys),
-        cards=fields["cards"],
-        direction=fields["direction"],
-    )
-    mine = families.index(family) if family is not None else -1
-    # Another family's hand and set-aside cards are seen only as how many there are.
-    state.set_zone(
-        "hands",
-        tuple(
-            fields["hand"] if seat == mine else (NO_CARD,) * count
-            for seat, count in enumerate(fields["hand_counts"])
-        ),
-    )
-    state.set_zone(
-        "set_aside",
-        tuple(
-            fields["set_aside"] if seat == mine else (NO_CARD,) * count
-            for seat, count in enumerate(fields["set_aside_counts"])
-        ),
-    )
-    state.queue = fields["queue"]
-    state.up = fields["up_mask"]
-    state.tokens = fields["token_pairs"]
-    state.bribes = fields["card_bribes"]
-    state.influence = fields["seat_influence"]
-    state.reserve = fields["seat_reserve"]
-    state.discarded = fields["seat_discarded"]
-    state.eliminated = fields["seat_eliminated"]
-    state.public = shown
-    state.round = fields["round"]
-    state.phase = fields["phase"]
-    state.first = fields["first"]
-    state.placed = fields["placed"]
-    state.walk = fields["walk"]
-    state.acting = NO_CARD if fields["acting"] is None else fields["acting"]
-    state.acting_gone = fields["acting_gone"]
-    state.revealing = NO_CARD if fields["revealing"] is None else fields["revealing"]
-    state.pending = fields["decision"]
-    state.resume = fields["resume"]
-    state.tasks = fields["tasks"]
-    state.log = fields["log"]
-    return state
 
 
 # The worker's side.
