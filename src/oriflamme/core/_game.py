@@ -55,7 +55,7 @@ class Game:
 
     def __init__(self, state: State, rules: GameRules | None = None) -> None:
         self._state = state
-        # The engine runs the rules with third-party code guarded (see .budget);
+        # The engine runs the rules with third-party code guarded (see .guards);
         # ``rules`` are those of the game this one is a copy of, already guarded.
         self._engine = Engine(state, rules if rules is not None else guarded_rules(state.rules))
 
@@ -319,7 +319,7 @@ class Game:
     @property
     def budget(self) -> Budget:
         """What one answer may cost: engine steps, and lines of plugin code (see
-        :mod:`.budget`). Set it to a :class:`~oriflamme.core._budget.Budget` to change
+        :mod:`.budget`). Set it to an :class:`~oriflamme.Budget` to change
         the bounds of this game (and of its clones); saves do not keep it."""
         return self._engine.effects.budget
 

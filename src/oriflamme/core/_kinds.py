@@ -35,7 +35,7 @@ from ._shown import indices, shown
 
 
 class Words(Protocol):
-    """Names of things as one family sees them (see :mod:`oriflamme.describe`)."""
+    """Names of things as one family sees them (see :mod:`oriflamme.text`)."""
 
     @property
     def seen(self) -> Observation:
