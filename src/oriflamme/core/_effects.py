@@ -3,8 +3,10 @@
 
 An ability receives an :class:`Effects` (its ``game`` argument). Everything it reads
 is immutable (tuples, read-only mappings), and everything it changes goes through a
-verb here, which records its event and tells the observers. Cards are card ids (see
-:mod:`.identity`); positions are queue indices, 0 resolving first.
+verb here, which records its event and tells the observers. It holds the game's state
+but not the engine (:mod:`.engine`, which holds an Effects): an ability changes the
+game, never plays it on. Cards are card ids (see :mod:`.identity`); positions are
+queue indices, 0 resolving first.
 """
 
 from __future__ import annotations
