@@ -16,6 +16,7 @@ import pytest
 from oriflamme import (
     Ability,
     AbilityError,
+    Budget,
     CardId,
     ConfigError,
     Decision,
@@ -28,7 +29,7 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
-from oriflamme.core._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget
+from oriflamme.core._budget import BUDGET, MAX_LINES, MAX_STEPS
 from oriflamme.core._guards import guarded_rules
 from oriflamme.events import Gained
 from oriflamme.testing import game_at, registry_with

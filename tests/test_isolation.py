@@ -34,6 +34,7 @@ from oriflamme import (
     Ability,
     AbilityError,
     Answer,
+    Budget,
     CardId,
     DecisionKind,
     Effects,
@@ -46,7 +47,6 @@ from oriflamme import (
     hookimpl,
 )
 from oriflamme.bots import RandomBot, bot_seed
-from oriflamme.core._budget import Budget
 from oriflamme.core._guards import guarded_rules
 from oriflamme.testing import registry_with
 
