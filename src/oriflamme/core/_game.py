@@ -13,7 +13,7 @@ a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
 from __future__ import annotations
 
 import random
-from typing import Any, Final
+from typing import Any
 
 import attrs
 
@@ -29,7 +29,7 @@ from ._engine import Engine
 from ._errors import AbilityError, ConfigError, IllegalAnswer
 from ._events import Event
 from ._guards import guarded_rules, run_guarded
-from ._kinds import BUILTIN_KINDS, DecisionKind
+from ._kinds import DecisionKind, builtin_kind
 from ._observation import Observation, observe
 from ._plugins import Registry
 from ._position import Position, position_of, state_from_position
@@ -40,9 +40,6 @@ from ._shown import indices, shown
 from ._state import END, State
 
 _checked: GameConfig | None = None
-# The kinds that ship with the engine, by name (every rules table has these very
-# objects): their checks are trusted; a plugin's are guarded.
-_BUILTIN_KINDS: Final[dict[str, DecisionKind]] = {kind.name: kind for kind in BUILTIN_KINDS}
 
 
 class Game:
@@ -195,7 +192,8 @@ class Game:
         a built-in kind checks it at once (an offered answer given as offered first), a
         plugin's kind on a copy of the game."""
         name = decision.kind
-        builtin = _BUILTIN_KINDS.get(name)
+        # A built-in kind is the same object in every rules table: its check is trusted.
+        builtin = builtin_kind(name)
         if builtin is not None:
             return builtin.check(self._engine.effects, decision, answer)
         return self._plugin_check(self._state.rules.kinds[name], decision, answer)
