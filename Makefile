@@ -48,6 +48,8 @@ test: lint typecheck unit conformance compiled
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	# The border of core (pyproject.toml's [tool.importlinter] contracts).
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict

@@ -4,7 +4,7 @@ The pending decision is an immutable value. Its ``options`` are its legal answer
 a form that never names another family's hidden card: a card in the queue is named by
 the index of its position (docs/rulings.md P1: only top cards are ever chosen,
 RULINGS R6), a card in hand by its id (only its family is asked about it). Each kind
-of decision is described by a :class:`~oriflamme.core._kinds.DecisionKind`.
+of decision is described by a :class:`~oriflamme.DecisionKind`.
 
 **Option numbers.** Option ``i`` of a decision is ``decision.options[i]``; the same
 position always numbers its options the same way. For a placement, option ``i`` puts

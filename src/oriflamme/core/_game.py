@@ -361,14 +361,6 @@ class Game:
         asking = f"{decision.family} to {decision.kind}" if decision else "over"
         return f"<Game round {self.round} {self.phase}, {asking}>"
 
-    def __str__(self) -> str:
-        """The table as a spectator sees it and whose turn it is (:meth:`Observation.__str__`):
-        public only, never a hand, a set-aside card or a face-down card's name, so it may
-        be shown to every family. ``game.observe(family)`` prints what one family reads."""
-        families = ", ".join(self._state.families)
-        head = f"Oriflamme ({families}), as a spectator sees it: no hand, no face-down card"
-        return f"{head}\n{self.observe(None)}"
-
 
 def _asked(decision: Decision, family: object) -> bool:
     """Whether ``family`` is the family ``decision`` asks: a str, compared as one (a

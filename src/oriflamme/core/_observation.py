@@ -5,9 +5,9 @@ only immutable values (tuples, numbers, strings, the immutable decision and even
 that hold nothing a family may not see. Changing one changes nothing but itself. A
 bot, the terminal, a web page and a learning agent all decide from one. Beside them
 it keeps the game's rules table (:attr:`Observation.rules`): the rules of play, public
-as the rulebook is, shared read-only by every game of those rules. It names the cards
-and words the questions when an observation is printed: ``print(observation)`` shows
-what a person at the table would read.
+as the rulebook is, shared read-only by every game of those rules, with which
+``oriflamme.text.table(observation)`` names the cards and words the questions as a
+person at the table would read them (core says no sentence).
 
 A family sees everything public (the queue's cards by id and colour, faces, tokens,
 Bribery tokens, Influence, the reserves and piles, the log), its own hand and
@@ -305,36 +305,6 @@ class Observation:
     def __repr__(self) -> str:
         who = self.family or "a spectator"
         return f"<Observation for {who}: round {self.round} {self.phase}>"
-
-    def __str__(self) -> str:
-        """The table as this family reads it, as the terminal shows it (round, Influence,
-        queue, its own hand and set-aside cards, the face-up piles), then its question
-        and numbered answers if it is asked, else whose turn it is, or who won. It names
-        only the cards this family may see (a spectator: only public ones)."""
-        # Imported here: describe reads this module, and the core loads nothing of the
-        # package above it until words are asked for.
-        from ..describe import Words, answer_text, question_text, view_lines  # noqa: PLC0415
-
-        words = Words(self, self.rules.definitions)
-        lines = view_lines(words)
-        decision = self.decision
-        if decision is None:
-            winners = self.winners
-            if len(winners) > 1:
-                lines.append(f"The game is over: a shared win for {', '.join(winners)}.")
-            else:
-                lines.append(f"The game is over: {winners[0]} wins.")
-        elif decision.family != self.family:
-            about = f" about {words.card(decision.card)}" if decision.card is not None else ""
-            kind = decision.kind
-            article = "an" if kind[:1] in "aeiou" else "a"
-            lines.append(f"It is {decision.family}'s turn: {article} {kind} question{about}.")
-        else:
-            rules = self.rules.kinds[decision.kind]
-            lines.append(question_text(rules, words, decision))
-            for number, option in enumerate(decision.options, 1):
-                lines.append(f"  {number:>2}. {answer_text(rules, words, decision, option)}")
-        return "\n".join(lines)
 
     def to_dict(self, *, events: bool = True) -> dict[str, Any]:
         """As JSON-ready data: what a server sends this family (without ``events``, a
