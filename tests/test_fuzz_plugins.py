@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from oriflamme import (
     Ability,
+    Budget,
     CardId,
     DecisionKind,
     Effects,
@@ -31,7 +32,6 @@ from oriflamme import (
     Placement,
     hookimpl,
 )
-from oriflamme.core._budget import Budget
 from oriflamme.events import Gained
 from oriflamme.saves import check_state
 from oriflamme.testing import registry_with
