@@ -32,6 +32,7 @@ from oriflamme import (
     Registry,
     SaveError,
     hookimpl,
+    saves,
 )
 from oriflamme.testing import game_at, registry_with
 
@@ -68,7 +69,7 @@ def asks(game: Game, kind: str) -> bool:
 
 
 def load(data: dict[str, Any], registry: Registry) -> Game:
-    return Game.from_json(json.dumps(data), registry=registry)
+    return saves.load(json.dumps(data), registry=registry)
 
 
 def refused(data: dict[str, Any], registry: Registry, message: str) -> str:
@@ -250,8 +251,8 @@ def test_every_save_that_loads_determinises_for_every_family() -> None:
 
 
 def test_a_position_with_a_bribery_token_of_an_unplayed_bribery_is_refused() -> None:
-    # RULINGS A-Bribery, checked by the engine itself (Game.from_position), not only by
-    # the scenario reader.
+    # RULINGS A-Bribery, checked by the position reader itself (saves.from_position), not
+    # only by the scenario reader.
     position = Position(
         queue=((QueueCard("blue.queen", up=True, owner="red"),), (QueueCard("green.felon"),)),
         hands={"red": ("red.bribery",)},
@@ -260,14 +261,14 @@ def test_a_position_with_a_bribery_token_of_an_unplayed_bribery_is_refused() -> 
     )
     config = GameConfig(sets=("ablaze",), first_player="red")
     with pytest.raises(PositionError, match=r"red's Bribery token is on blue\.queen, yet red "):
-        Game.from_position(position, config, registry=BUILT_IN)
+        saves.from_position(position, config, registry=BUILT_IN)
     played = Position(
         queue=position.queue,
         discarded={"red": ("red.bribery",)},
         round=2,
         phase="resolution",
     )
-    Game.from_position(played, config, registry=BUILT_IN)
+    saves.from_position(played, config, registry=BUILT_IN)
 
 
 def test_a_position_holds_no_more_set_aside_cards_than_the_deal() -> None:

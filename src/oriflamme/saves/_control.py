@@ -21,9 +21,9 @@ from __future__ import annotations
 import inspect
 from typing import Any
 
-from ._bounds import MAX_TASKS, value_problem
-from ._budget import third_party
-from ._decisions import (
+from ..core._bounds import MAX_TASKS, value_problem
+from ..core._budget import third_party
+from ..core._decisions import (
     ENGINE_KINDS,
     FIRST,
     LAST,
@@ -32,11 +32,11 @@ from ._decisions import (
     Decision,
     Placements,
 )
-from ._effects import Effects
-from ._errors import IllegalAnswer, PositionError
-from ._identity import NO_CARD
-from ._state import END, PLACEMENT, RESOLUTION, State
-from ._words import RULE, control_problem
+from ..core._effects import Effects
+from ..core._errors import IllegalAnswer, PositionError
+from ..core._identity import NO_CARD
+from ..core._state import END, PLACEMENT, RESOLUTION, State
+from ..core._words import RULE, control_problem
 
 
 def _fail(message: str) -> PositionError:
