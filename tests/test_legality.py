@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import oriflamme_house_rules
 import pytest
@@ -373,6 +373,41 @@ def pointers(folder: Path, **declaration: Callable[[], object]) -> Registry:
     }
     hooks.update({name: hookimpl(hook) for name, hook in declaration.items()})
     return registry_with({"pointers": SimpleNamespace(**hooks)})
+
+
+class DeclaredPointer(Pointer):
+    """The Pointer, declaring (wrongly) that its continuation answers a choice."""
+
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"point": ("choose", "left")}
+
+
+def test_a_plugins_continuation_is_held_to_what_it_declares(tmp_path: Path) -> None:
+    # Ability.continuations: any card's continuation, a plugin's too, answers the
+    # question its class declares; a save waiting on another is refused.
+    hooks = {
+        "register_card_sets": hookimpl(lambda: [one_card_set(tmp_path, "pointers", "pointer")]),
+        "register_abilities": hookimpl(lambda: {"pointer": DeclaredPointer()}),
+        "loadable_saves": hookimpl(lambda: True),
+    }
+    registry = registry_with({"pointers": SimpleNamespace(**hooks)})
+    game = revealing(registry, "pointer", "pointers")
+    game.answer(True)
+    assert game.decision is not None
+    assert game.decision.kind == "target"
+    refused(game.snapshot(), registry, "pointer.point resumes a target question, which it never")
+
+
+def test_the_built_in_cards_declare_what_their_continuations_answer() -> None:
+    rules = BUILT_IN.rules(("base", "ablaze"), {})
+    found = {
+        key: getattr(type(ability), "continuations", {}) for key, ability in rules.abilities.items()
+    }
+    declared = {key: dict(mapping) for key, mapping in found.items() if mapping}
+    assert declared == {
+        "royal_decree": {"move": ("move",)},
+        "prince": {"place_twin": ("twin",)},
+        "plot": {"spent": ("choose", "gain", "repeat")},
+    }
 
 
 def revealing(registry: Registry, key: str, plugin_set: str) -> Game:
