@@ -1,12 +1,12 @@
 """What every whole game the rules reach holds, read from its save alone.
 
 An independent reading of the rules for the fuzz tests: it shares no code with the
-engine's own check (``oriflamme.core._legality``, ``control``), reads the game as the
-plain JSON of its save (``Game.snapshot()``) and the cards' printed facts from the card
-YAML files themselves, and is written from the rulebooks and RULINGS.md (the ruling
-each invariant follows is cited). :func:`broken` names the first invariant a save
-breaks, or returns None; a fuzz test asserts that no save the engine loads, and no
-state a loaded save plays into, breaks one.
+engine's own check (``oriflamme.core._legality``, ``oriflamme.saves._control``), reads
+the game as the plain JSON of its save (``Game.snapshot()``) and the cards' printed
+facts from the card YAML files themselves, and is written from the rulebooks and
+RULINGS.md (the ruling each invariant follows is cited). :func:`broken` names the first
+invariant a save breaks, or returns None; a fuzz test asserts that no save the engine
+loads, and no state a loaded save plays into, breaks one.
 """
 
 from __future__ import annotations

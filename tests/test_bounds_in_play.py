@@ -37,6 +37,7 @@ from oriflamme import (
     PositionError,
     Registry,
     hookimpl,
+    saves,
 )
 from oriflamme.conformance import serve
 from oriflamme.conformance.engines import LocalEngine
@@ -154,13 +155,13 @@ def at_the_bounds(kind: str, families: int, seed: int) -> Game | None:
         for card in sorted(card for stack in data["queue"] for card in stack)
         if card not in face_up
     ]
-    return Game.from_json(json.dumps(data), registry=REGISTRY)
+    return saves.load(json.dumps(data), registry=REGISTRY)
 
 
 def keeps_its_bounds(game: Game) -> None:
     """Saved, read back, looked at as a referee and as the engine protocol does: every
     value within its bound, and the game equal once loaded."""
-    loaded = Game.from_json(game.to_json(), registry=REGISTRY)
+    loaded = saves.load(game.to_json(), registry=REGISTRY)
     assert loaded == game
     position = game.position()  # its own checks: tokens 0 to MAX_TOKENS on each card
     assert all(0 <= n <= MAX_INFLUENCE for n in position.influence.values()), position.influence
@@ -234,7 +235,7 @@ def changed(game: Game, influence: dict[str, int], tokens: dict[str, int]) -> Ga
     kept = {card: n for card, n in data["tokens"] if card not in ids.values()}
     kept.update({ids[label]: n for label, n in tokens.items()})
     data["tokens"] = sorted([card, n] for card, n in kept.items())
-    return Game.from_json(json.dumps(data), registry=REGISTRY)
+    return saves.load(json.dumps(data), registry=REGISTRY)
 
 
 BASE = ("heir", "lord", "conspiracy", "spy", "soldier", "archer", "ambush")
@@ -392,7 +393,7 @@ def test_a_plugin_gains_at_most_up_to_the_bound(tmp_path: Path) -> None:
     assert game.scores["red"] == MAX_INFLUENCE
     gains = [e for e in game.events[logged_before:] if isinstance(e, Gained)]
     assert [(e.family, e.amount) for e in gains] == [("red", MAX_INFLUENCE - 1)]
-    assert Game.from_json(game.to_json(), registry=registry) == game
+    assert saves.load(game.to_json(), registry=registry) == game
 
 
 def gains_without_end(gauge: Gauge, game: Effects, card: CardId) -> None:
@@ -492,14 +493,14 @@ def test_a_game_whose_log_is_full_plays_on_and_saves() -> None:
     filler = {"kind": "round_ended", "round": 1}
     first, rest = data["log"][:1], data["log"][1:]
     data["log"] = [*first, *[filler] * (MAX_EVENTS - 1 - len(rest)), *rest]
-    full = Game.from_json(json.dumps(data), registry=REGISTRY)
+    full = saves.load(json.dumps(data), registry=REGISTRY)
     kept = full.events
     assert len(kept) == MAX_EVENTS
     while (decision := full.decision) is not None and full.round < 3:
         full.answer_option(rng.randrange(len(decision.options)))
         assert full.events == kept  # play goes on; nothing more is logged
     assert full.round == 3
-    assert Game.from_json(full.to_json(), registry=REGISTRY) == full
+    assert saves.load(full.to_json(), registry=REGISTRY) == full
 
 
 # MAX_TEXT: room for the largest game the other bounds allow.

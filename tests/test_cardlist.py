@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from oriflamme import ConfigError, Game, GameConfig, Registry
+from oriflamme.saves import load
 
 from .helpers import card_id, new_game
 
@@ -110,7 +111,7 @@ def test_a_bad_choice_is_refused_with_a_reason(
 
 def test_the_card_list_is_recorded_in_the_save(registry: Registry) -> None:
     game = new_game(registry, 9, sets=("base", "ablaze"))
-    loaded = Game.from_json(game.to_json(), registry=registry)
+    loaded = load(game.to_json(), registry=registry)
     assert loaded.cards == game.cards
     assert loaded.snapshot()["cards"] == list(game.cards)
     assert loaded.position() == game.position()

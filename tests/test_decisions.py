@@ -30,6 +30,7 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
+from oriflamme.saves import load
 from oriflamme.testing import registry_with
 from oriflamme.text import Words
 
@@ -275,7 +276,7 @@ def test_a_plugin_kind_is_asked_worded_and_sent_as_json(roads: Registry) -> None
 def test_a_game_waiting_on_a_plugin_kind_saves_and_loads(roads: Registry) -> None:
     game = revealing(roads, "picker", ("roads",))
     game.answer(True)
-    loaded = Game.from_json(game.to_json(), registry=roads)
+    loaded = load(game.to_json(), registry=roads)
     assert loaded == game
     assert loaded.decision == game.decision
     # Loading tried every road on copies (the plugin declares it may): each was picked.

@@ -27,6 +27,7 @@ from oriflamme import (
 )
 from oriflamme.bots import play_out
 from oriflamme.events import EVENT_TYPES, HOOKS, Eliminated, Gained
+from oriflamme.saves import load
 from oriflamme.testing import registry_with
 
 from .helpers import card_id, new_game, one_card_set, random_bots
@@ -161,7 +162,7 @@ def test_a_game_waiting_with_saveable_arguments_saves_and_loads(tmp_path: Path) 
     args = ((1, "two"), [3, [4, None]], "five", 6, True, None, 0.5)
     game, registry = revealed(tmp_path, Continues(["left", "right"], *args))
     game.answer(True)
-    loaded = Game.from_json(game.to_json(), registry=registry)
+    loaded = load(game.to_json(), registry=registry)
     assert loaded == game
     assert loaded.decision == game.decision
     RECORD.clear()

@@ -35,6 +35,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from oriflamme import Game, GameConfig, OriflammeError, Registry, SaveError
+from oriflamme.saves import load
 from oriflamme.testing import registry_with
 
 from .fuzzing import EXAMPLES, FUZZ, no_hang
@@ -406,7 +407,7 @@ def outcome(text: str, seed: int, registry: Registry) -> str:
     what went wrong: ``illegal state accepted: ...``, ``played into an illegal state:
     ...``, ``refused with ...``, ``determinised: ...``, ``failed in play: ...``."""
     try:
-        game = Game.from_json(text, registry=registry)
+        game = load(text, registry=registry)
     except SaveError as refused:
         if "\n" in str(refused):
             return f"refused in more than one line: {refused}"
@@ -522,6 +523,6 @@ def test_a_save_at_every_decision_of_a_real_game_loads(seed: int) -> None:
     while (decision := game.decision) is not None:
         text = game.to_json()
         assert broken(json.loads(text)) is None
-        copy_ = Game.from_json(text, registry=registry)
+        copy_ = load(text, registry=registry)
         assert copy_.decision == decision
         game.answer_option(rng.randrange(len(decision.options)))

@@ -48,6 +48,7 @@ from oriflamme import (
 )
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.core._guards import guarded_rules
+from oriflamme.saves import load
 from oriflamme.testing import registry_with
 
 from .helpers import card_id, one_card_set
@@ -233,7 +234,7 @@ def played(registry: Registry, game_config: GameConfig, vandal: Vandal | None = 
     decision = game.decision
     while decision is not None:
         if not reloaded and answers >= RELOAD and decision.kind not in ("place", "reveal"):
-            game = Game.from_json(game.to_json(), registry=registry)
+            game = load(game.to_json(), registry=registry)
             reloaded = True
         game.answer(bots[decision.family].choose(game.observe(decision.family)))
         answers += 1

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, ClassVar
 
 import oriflamme_house_rules
 import pytest
@@ -32,6 +32,7 @@ from oriflamme import (
     Registry,
     SaveError,
     hookimpl,
+    saves,
 )
 from oriflamme.testing import game_at, registry_with
 
@@ -68,7 +69,7 @@ def asks(game: Game, kind: str) -> bool:
 
 
 def load(data: dict[str, Any], registry: Registry) -> Game:
-    return Game.from_json(json.dumps(data), registry=registry)
+    return saves.load(json.dumps(data), registry=registry)
 
 
 def refused(data: dict[str, Any], registry: Registry, message: str) -> str:
@@ -250,8 +251,8 @@ def test_every_save_that_loads_determinises_for_every_family() -> None:
 
 
 def test_a_position_with_a_bribery_token_of_an_unplayed_bribery_is_refused() -> None:
-    # RULINGS A-Bribery, checked by the engine itself (Game.from_position), not only by
-    # the scenario reader.
+    # RULINGS A-Bribery, checked by the position reader itself (saves.from_position), not
+    # only by the scenario reader.
     position = Position(
         queue=((QueueCard("blue.queen", up=True, owner="red"),), (QueueCard("green.felon"),)),
         hands={"red": ("red.bribery",)},
@@ -260,14 +261,14 @@ def test_a_position_with_a_bribery_token_of_an_unplayed_bribery_is_refused() -> 
     )
     config = GameConfig(sets=("ablaze",), first_player="red")
     with pytest.raises(PositionError, match=r"red's Bribery token is on blue\.queen, yet red "):
-        Game.from_position(position, config, registry=BUILT_IN)
+        saves.from_position(position, config, registry=BUILT_IN)
     played = Position(
         queue=position.queue,
         discarded={"red": ("red.bribery",)},
         round=2,
         phase="resolution",
     )
-    Game.from_position(played, config, registry=BUILT_IN)
+    saves.from_position(played, config, registry=BUILT_IN)
 
 
 def test_a_position_holds_no_more_set_aside_cards_than_the_deal() -> None:
@@ -372,6 +373,41 @@ def pointers(folder: Path, **declaration: Callable[[], object]) -> Registry:
     }
     hooks.update({name: hookimpl(hook) for name, hook in declaration.items()})
     return registry_with({"pointers": SimpleNamespace(**hooks)})
+
+
+class DeclaredPointer(Pointer):
+    """The Pointer, declaring (wrongly) that its continuation answers a choice."""
+
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"point": ("choose", "left")}
+
+
+def test_a_plugins_continuation_is_held_to_what_it_declares(tmp_path: Path) -> None:
+    # Ability.continuations: any card's continuation, a plugin's too, answers the
+    # question its class declares; a save waiting on another is refused.
+    hooks = {
+        "register_card_sets": hookimpl(lambda: [one_card_set(tmp_path, "pointers", "pointer")]),
+        "register_abilities": hookimpl(lambda: {"pointer": DeclaredPointer()}),
+        "loadable_saves": hookimpl(lambda: True),
+    }
+    registry = registry_with({"pointers": SimpleNamespace(**hooks)})
+    game = revealing(registry, "pointer", "pointers")
+    game.answer(True)
+    assert game.decision is not None
+    assert game.decision.kind == "target"
+    refused(game.snapshot(), registry, "pointer.point resumes a target question, which it never")
+
+
+def test_the_built_in_cards_declare_what_their_continuations_answer() -> None:
+    rules = BUILT_IN.rules(("base", "ablaze"), {})
+    found = {
+        key: getattr(type(ability), "continuations", {}) for key, ability in rules.abilities.items()
+    }
+    declared = {key: dict(mapping) for key, mapping in found.items() if mapping}
+    assert declared == {
+        "royal_decree": {"move": ("move",)},
+        "prince": {"place_twin": ("twin",)},
+        "plot": {"spent": ("choose", "gain", "repeat")},
+    }
 
 
 def revealing(registry: Registry, key: str, plugin_set: str) -> Game:

@@ -33,6 +33,7 @@ from oriflamme.core._identity import Identity
 from oriflamme.core._observation import FIELDS
 from oriflamme.core._state import State
 from oriflamme.events import EVENT_TYPES
+from oriflamme.saves import load
 
 from .helpers import new_game, play_until
 from .test_properties import FAMILIES, KINDS, seeds
@@ -316,7 +317,7 @@ def test_observations_are_compared_by_value(registry: Registry) -> None:
     seed = 909
     print(f"seed={seed}")
     game = play_until(new_game(registry, seed, 5, sets=KINDS["ablaze"]), 60, seed)
-    loaded = Game.from_json(game.to_json(), registry=registry)
+    loaded = load(game.to_json(), registry=registry)
     for family in (None, *game.families):
         observation = game.observe(family)
         assert observation == game.clone().observe(family)

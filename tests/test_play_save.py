@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme import Game, Registry
+from oriflamme import Registry
 from oriflamme.arguments import build_parser
 from oriflamme.cli import main
 from oriflamme.savefile import save_game
+from oriflamme.saves import load
 from oriflamme.terminal import play_command
 
 # Bots of each kind, so that every kind is seen to play on the same after a load.
@@ -55,13 +56,13 @@ def test_a_game_continued_from_its_save_ends_as_it_would_have(
         if stop == 11:
             text = play(f"--load {part} --save {part} {BOTS}", registry, typing(6))
         assert text.endswith("You left the game.\n")
-        saved = Game.from_json(part.read_text(encoding="utf-8"), registry=registry)
+        saved = load(part.read_text(encoding="utf-8"), registry=registry)
         decision = saved.decision
         assert decision is not None
         assert decision.family == "red"
     resumed = play(f"--load {part} --save {part} {BOTS}", registry, typing(None))
     assert part.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
-    assert Game.from_json(whole.read_text(encoding="utf-8"), registry=registry).over
+    assert load(whole.read_text(encoding="utf-8"), registry=registry).over
     final = [line for line in ending.splitlines() if line.startswith("Final scores: ")]
     assert final
     assert final[0] in resumed.splitlines()
@@ -103,7 +104,7 @@ def test_a_save_is_whole_or_not_written(
     save = tmp_path / "game.json"
     play(f"--families 3 --seed 5 --bots random --save {save}", registry, typing(4))
     kept = save.read_text(encoding="utf-8")
-    game = Game.from_json(kept, registry=registry)
+    game = load(kept, registry=registry)
     game.answer_option(0)
 
     def broken(_handle: int) -> None:

@@ -20,6 +20,7 @@ import pytest
 
 from oriflamme import Decision, Game, IllegalAnswer, Placement, Placements, Registry
 from oriflamme.bots import play_out
+from oriflamme.saves import load
 
 from .helpers import new_game, random_bots
 
@@ -228,7 +229,7 @@ def test_a_game_reloaded_mid_game_plays_on_identically(
                 break
             game.answer(bots[decision.family].choose(game.observe(decision.family)))
         where = f"seed {seed}, stopped after {stop} answers"
-        copy = Game.from_json(game.to_json(), registry=registry)
+        copy = load(game.to_json(), registry=registry)
         assert copy == game, where
         assert copy.decision == game.decision, where
         assert copy.events == game.events, where

@@ -44,6 +44,7 @@ from oriflamme import (
 )
 from oriflamme.arguments import build_parser
 from oriflamme.savefile import load_game, save_game
+from oriflamme.saves import load
 from oriflamme.terminal import play_command
 from oriflamme.testing import registry_with
 from oriflamme.web.creation import Request, read_request
@@ -75,7 +76,7 @@ def same_after_loading(game: Game, registry: Registry) -> Game:
     """``game`` saved and loaded back: equal, at the same question, and saving the very
     same text again (no number, type or order changed on the way)."""
     text = game.to_json()
-    loaded = Game.from_json(text, registry=registry)
+    loaded = load(text, registry=registry)
     assert loaded == game
     assert loaded.decision == game.decision
     assert loaded.to_json() == text
@@ -173,7 +174,7 @@ def test_a_save_past_the_seed_bound_is_refused_when_read() -> None:
     ):
         data["config"]["seed"] = seed
         with pytest.raises(SaveError, match=re.escape(message)):
-            Game.from_json(json.dumps(data), registry=REGISTRY)
+            load(json.dumps(data), registry=REGISTRY)
 
 
 def test_the_longest_card_list_a_game_is_made_with_is_one_a_save_holds() -> None:
@@ -293,7 +294,7 @@ def test_a_game_on_the_command_line_saves_and_loads_back_at_every_answer(
         ended = _play(["--load", str(save), "--save", str(save), *setup], _typing(None))
     assert "Final scores: " in ended
     assert len(written) > before > 0
-    assert Game.from_json(written[-1], registry=REGISTRY).over
+    assert load(written[-1], registry=REGISTRY).over
     assert all(json.loads(text)["config"]["seed"] == seed for text in written)
 
 
@@ -307,7 +308,7 @@ def test_a_game_on_the_command_line_from_a_seed_it_draws_saves_and_loads_back(
     seeds = {json.loads(text)["config"]["seed"] for text in written}
     assert len(seeds) == 1
     assert 0 <= seeds.pop() < 10**6  # drawn by the command (terminal.py)
-    assert Game.from_json(written[-1], registry=REGISTRY).over
+    assert load(written[-1], registry=REGISTRY).over
 
 
 # Values a plugin's ability passes to ask and then.
@@ -706,7 +707,7 @@ def test_a_save_one_past_a_bound_is_refused_when_read(
         place = place[key]
     place[where[-1]] = kept(value)
     with pytest.raises(SaveError, match=re.escape(said)):
-        Game.from_json(json.dumps(data), registry=carried)
+        load(json.dumps(data), registry=carried)
 
 
 def test_play_cannot_pass_what_a_save_holds(carried: Registry) -> None:
@@ -737,7 +738,7 @@ def test_a_save_whose_seed_only_the_old_reader_refused_loads() -> None:
     assert f'"seed": {MAX_SEED},' in text
     print(f"seed {MAX_SEED}")
     # The built-in sets' version moves on; the save keeps the one it was written with.
-    game = Game.from_json(text, registry=REGISTRY, allow_other_versions=True)
+    game = load(text, registry=REGISTRY, allow_other_versions=True)
     assert game.config.seed == MAX_SEED
     assert (game.round, game.phase) == (2, "resolution")
     decision = game.decision

@@ -9,6 +9,7 @@ import pytest
 
 from oriflamme import Game, Registry, SaveError, Variant, hookimpl
 from oriflamme.bots import RandomBot, play_out
+from oriflamme.saves import load
 
 from .helpers import label, new_game, random_bots
 
@@ -22,13 +23,13 @@ def test_a_saved_game_loads_back_identical_at_every_step(registry: Registry) -> 
     def check(game: Game, _answer: object) -> None:
         nonlocal steps
         steps += 1
-        loaded = Game.from_json(game.to_json(), registry=registry)
+        loaded = load(game.to_json(), registry=registry)
         assert loaded == game, f"seed {seed}, step {steps}"
         assert loaded.decision == game.decision
 
     play_out(game, random_bots(game, seed), on_answer=check)
     assert game.over
-    assert Game.from_json(game.to_json(), registry=registry).winners == game.winners
+    assert load(game.to_json(), registry=registry).winners == game.winners
 
 
 def test_a_reloaded_game_plays_on_like_the_original(registry: Registry) -> None:
@@ -40,7 +41,7 @@ def test_a_reloaded_game_plays_on_like_the_original(registry: Registry) -> None:
             decision = game.decision
             assert decision is not None
             game.answer(bots[decision.family].choose(game.observe(decision.family)))
-        copy = Game.from_json(game.to_json(), registry=registry)
+        copy = load(game.to_json(), registry=registry)
         tail = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
         tail_copy = {f: RandomBot(seed * 100 + i) for i, f in enumerate(game.families)}
         play_out(game, tail)
@@ -136,7 +137,7 @@ def test_a_clone_is_independent(registry: Registry) -> None:
 def test_a_bad_save_is_refused_plainly(registry: Registry, mangle: object, message: str) -> None:
     data = new_game(registry, 1).snapshot()
     with pytest.raises(SaveError, match=message):
-        Game.from_json(mangle(data), registry=registry)  # type: ignore[operator]
+        load(mangle(data), registry=registry)  # type: ignore[operator]
 
 
 def test_a_save_names_its_plugins_and_a_missing_or_other_one_is_refused() -> None:
@@ -158,18 +159,18 @@ def test_a_save_names_its_plugins_and_a_missing_or_other_one_is_refused() -> Non
     saved = game.snapshot()["rules"]["plugins"]
     assert ["house", "house-rules", "1.0"] in saved
     text = game.to_json()
-    assert Game.from_json(text, registry=house_registry("1.0")) == game
+    assert load(text, registry=house_registry("1.0")) == game
     with pytest.raises(
         SaveError,
         match=r"^this game was saved with plugin 'house' "
         r"\(house-rules 1.0\), which is not installed here",
     ):
-        Game.from_json(text, registry=Registry(entry_points=False))
+        load(text, registry=Registry(entry_points=False))
     with pytest.raises(
         SaveError, match=r"saved with plugin 'house' version 1\.0; version 2\.0 is installed here"
     ):
-        Game.from_json(text, registry=house_registry("2.0"))
-    loaded = Game.from_json(text, registry=house_registry("2.0"), allow_other_versions=True)
+        load(text, registry=house_registry("2.0"))
+    loaded = load(text, registry=house_registry("2.0"), allow_other_versions=True)
     assert loaded.rules.variants["loud"] is True
     # A plugin the game does not use is not recorded: a base game saves only base.
     plain = new_game(house_registry("1.0"), 5)
@@ -186,7 +187,7 @@ def test_a_save_is_version_2_and_names_every_card_id(registry: Registry) -> None
     assert len(data["identity"]) == 4 * len(game.cards)
     for card, (colour, key) in enumerate(data["identity"]):
         assert label(game, card).split(".")[:2] == [colour, key]
-    loaded = Game.from_json(game.to_json(), registry=registry)
+    loaded = load(game.to_json(), registry=registry)
     assert loaded.position() == game.position()
     assert loaded.position().ids == game.position().ids
 
@@ -229,7 +230,7 @@ def test_a_continuation_that_is_not_an_ability_method_or_an_engine_step_is_refus
     game, seed = at_a_target_decision(registry)
     data = game.snapshot()
     assert data["resume"] is not None
-    assert Game.from_json(json.dumps(data), registry=registry) == game, f"seed {seed}"
+    assert load(json.dumps(data), registry=registry) == game, f"seed {seed}"
     with pytest.raises(SaveError) as error:
-        Game.from_json(json.dumps({**data, field: continuation}), registry=registry)
+        load(json.dumps({**data, field: continuation}), registry=registry)
     assert message in str(error.value)

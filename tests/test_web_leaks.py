@@ -28,6 +28,7 @@ from typing import Any
 import pytest
 
 from oriflamme import Game, Registry
+from oriflamme.saves import load
 from oriflamme.web.views import build_view
 
 from .web_server import Frames, answer, get, post, server_thread, watch
@@ -162,7 +163,7 @@ def replayed(db: Path, game: str, step: int, registry: Registry) -> Game:
             "SELECT family, answer FROM answers WHERE game = ? AND step <= ? ORDER BY step",
             (game, step),
         ).fetchall()
-    played = Game.from_json(initial, registry=registry)
+    played = load(initial, registry=registry)
     for family, given in answers:
         played.answer(json.loads(given), family=family)
     return played

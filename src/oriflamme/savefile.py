@@ -17,6 +17,7 @@ import tempfile
 
 from oriflamme import ConfigError, Game, Registry, SaveError
 from oriflamme.limits import MAX_TEXT
+from oriflamme.saves import load as load_save
 
 
 def load_game(path: str, registry: Registry) -> Game:
@@ -38,7 +39,7 @@ def load_game(path: str, registry: Registry) -> Game:
     except UnicodeDecodeError:
         raise SaveError(f"--load {path}: not a saved game: not UTF-8 text") from None
     try:
-        return Game.from_json(text, registry=registry)
+        return load_save(text, registry=registry)
     except SaveError as exc:
         # The engine's advice is for the Python API; a player can only install that version.
         said = str(exc).replace(

@@ -25,6 +25,7 @@ from oriflamme import (
     Position,
     Registry,
 )
+from oriflamme.saves import from_position
 
 from .model import ZONES, Step
 from .protocol import (
@@ -105,7 +106,7 @@ class LocalEngine(Engine):
         return self._game
 
     def load(self, setup: Setup) -> None:
-        self._game = Game.from_position(setup.position, setup.config, registry=self.registry)
+        self._game = from_position(setup.position, setup.config, registry=self.registry)
         self._since = 0
 
     def decision(self) -> Next:

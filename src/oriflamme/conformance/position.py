@@ -25,7 +25,7 @@ from oriflamme import (
     Registry,
     Setup,
 )
-from oriflamme.saves import LABEL, state_from_position
+from oriflamme.saves import LABEL, from_position, state_from_position
 
 from .model import CardEntry, Scenario
 
@@ -255,7 +255,7 @@ def scenario_position(scenario: Scenario, registry: Registry) -> tuple[Position,
 def build_game(scenario: Scenario, registry: Registry) -> Game:
     """The game at ``scenario``'s starting position, advanced to its first decision."""
     position, config = scenario_position(scenario, registry)
-    return Game.from_position(position, config, registry=registry)
+    return from_position(position, config, registry=registry)
 
 
 def checked_position(scenario: Scenario, registry: Registry) -> tuple[Position, GameConfig]:

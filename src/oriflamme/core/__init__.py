@@ -11,7 +11,7 @@ type-checking imports included (no circle: ``lint-imports``). Bottom to top:
 
 1. Values: errors, card ids, bounds, decisions, events, words and values from outside
    (``_errors``, ``_compiling``, ``_words``, ``_shown``, ``_identity``, ``_bounds``,
-   ``_decisions``, ``_events``, ``_saveable``, ``_savefields``).
+   ``_decisions``, ``_events``, ``_saveable``).
 2. What plugins and players give: YAML files, card sets, variants, a game's
    configuration, bot kinds, card lists (``_yamlfile``, ``_cardsets``, ``_variants``,
    ``_config``, ``_botkinds``, ``_cardlist``).
@@ -27,10 +27,15 @@ type-checking imports included (no circle: ``lint-imports``). Bottom to top:
    blamed when it fails (``_guards``, ``_blame``, ``_engine``).
 8. The registry: plugins loaded and collected into rules tables (``_tables``,
    ``_plugins``).
-9. A game from outside: its legality, positions, a save's answers tried, saves,
-   determinisation (``_control``, ``_legality``, ``_position``, ``_trial``,
-   ``_saves``, ``_determinise``).
-10. The game (``_game``).
+9. What the engine writes, and a game made up: the table's legality (which a save
+   written is held to), positions, saves, determinisation (``_legality``,
+   ``_position``, ``_saves``, ``_determinise``).
+10. The game (``_game``, and ``game_of``: the game of a state :mod:`oriflamme.saves`
+    has read and checked).
+
+Reading and checking a game from outside (a save, a position) is not the engine's
+job: :mod:`oriflamme.saves` does it, with core's private modules, and core never
+imports it.
 """
 
 from ._ability import Ability
@@ -98,14 +103,13 @@ from ._events import (
     TokenAdded,
     event_to_dict,
 )
-from ._game import Game
+from ._game import Game, game_of
 from ._hookspecs import hookimpl, hookspec
 from ._identity import CardId
 from ._kinds import DecisionKind, Words, counted
-from ._legality import check_state
 from ._observation import Observation
 from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
-from ._position import LABEL, Position, QueueCard, state_from_position
+from ._position import LABEL, Position, QueueCard
 from ._rules import GameRules
 from ._saves import snapshot
 from ._state import PHASES, PILES
@@ -198,11 +202,11 @@ __all__ = [
     "Words",
     "YamlDocument",
     "builtin_plugins",
-    "check_state",
     "control_problem",
     "counted",
     "escaped",
     "event_to_dict",
+    "game_of",
     "hookimpl",
     "hookspec",
     "i64",
@@ -214,7 +218,6 @@ __all__ = [
     "read_text",
     "show",
     "snapshot",
-    "state_from_position",
     "value_bytes",
     "value_problem",
 ]

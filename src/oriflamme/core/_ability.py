@@ -11,14 +11,17 @@ An ability that must choose calls :meth:`Effects.ask`, naming one of its own pub
 methods to call with the answer: asking is the last thing it does, since the game may
 stop there until a player answers. Work that must follow a nested ability is put on
 the task stack first with :meth:`Effects.then`. Continuations are stored by method
-name, so a game waiting on a question can be cloned and saved.
+name, so a game waiting on a question can be cloned and saved. A class says, in
+:attr:`Ability.continuations`, what question each of its continuations answers, so that
+a save waiting on one is checked against it (by :mod:`oriflamme.saves`; never in play).
 
 One ability object serves every game of a registry: keep no state on it.
 """
 
 from __future__ import annotations
 
-from typing import Final
+from collections.abc import Mapping
+from typing import ClassVar, Final
 
 from ._compiling import mypyc_attr
 from ._effects import Effects
@@ -34,6 +37,14 @@ class Ability:
     # game, and nothing handed out may change it. A subclass without ``__slots__``
     # still has a ``__dict__`` for its settings.
     __slots__ = ()
+
+    #: What each continuation answers, by method name: ``(kind,)``, the kind of the
+    #: question it resumes, or for a ``choose`` question ``("choose", *words)``, the
+    #: words it may offer. A continuation not named answers a ``target`` question (as
+    #: ``ask_target`` asks). A saved game waiting on a question is refused if the
+    #: continuation it resumes is named here with another kind, or other words; it is
+    #: read only when a save or a position is loaded, never in play.
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {}
 
     def activate(self, game: Effects, card: CardId) -> None:
         """Apply the ability, ``card`` acting. The default does nothing."""

@@ -3,7 +3,7 @@ for what reads one back.
 
 Whatever the engine writes, it reads back. A game is made (a configuration, a seed the
 server draws), changed (a plugin's ability passes values to ``ask`` and ``then``) and
-saved; a save is read back by :mod:`.saves`, :mod:`.savefields` and :mod:`.control`.
+saved; a save is read back by :mod:`oriflamme.saves`.
 Each side takes its bounds from here, so that the writer refuses at once, naming the
 bound, what the reader would refuse later.
 

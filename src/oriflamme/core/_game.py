@@ -32,9 +32,9 @@ from ._guards import guarded_rules, run_guarded
 from ._kinds import DecisionKind, builtin_kind
 from ._observation import Observation, observe
 from ._plugins import Registry
-from ._position import Position, position_of, state_from_position
+from ._position import Position, position_of
 from ._rules import GameRules
-from ._saves import dump, load, snapshot
+from ._saves import dump, snapshot
 from ._scoring import final_scores, winners
 from ._shown import indices, shown
 from ._state import END, State
@@ -99,39 +99,6 @@ class Game:
         game = cls(state)
         game._engine.start()
         return game
-
-    @classmethod
-    def from_position(
-        cls,
-        position: Position,
-        config: GameConfig,
-        *,
-        registry: Registry | None = None,
-        record: bool = True,
-    ) -> Game:
-        """A game at ``position`` (cards by label), advanced to its first decision.
-
-        ``config`` gives the families, sets, variants and first player; the card list
-        is every card of the sets.
-        """
-        registry = registry if registry is not None else Registry()
-        keys = tuple(key for label in position.cards() for key in [label.split(".")[1]])
-        rules = registry.rules(config.sets, dict(config.variants), extra=keys)
-        cards = registry.set_cards(config.sets)
-        state = state_from_position(position, rules, config, cards=cards, recording=record)
-        game = cls(state)
-        game._engine.run()
-        return game
-
-    @classmethod
-    def from_json(
-        cls, text: str, *, registry: Registry | None = None, allow_other_versions: bool = False
-    ) -> Game:
-        """A game saved with :meth:`to_json`, identical. The save names the plugins it was
-        played with: one missing here, or of another version, is a :class:`SaveError`
-        that says so (pass ``allow_other_versions`` to load anyway)."""
-        registry = registry if registry is not None else Registry()
-        return cls(load(text, registry, allow_other_versions=allow_other_versions))
 
     @classmethod
     def determinise(
@@ -346,6 +313,7 @@ class Game:
         return snapshot(self._state)
 
     def to_json(self) -> str:
+        """The game's save, which :func:`oriflamme.saves.load` reads back identical."""
         return dump(self._state)
 
     def __eq__(self, other: object) -> bool:
@@ -360,6 +328,15 @@ class Game:
         decision = self.decision
         asking = f"{decision.family} to {decision.kind}" if decision else "over"
         return f"<Game round {self.round} {self.phase}, {asking}>"
+
+
+def game_of(state: State, *, play_on: bool = False) -> Game:
+    """The game of ``state``, a state from outside that :mod:`oriflamme.saves` has read
+    and checked; ``play_on``: advanced to its first question (a position has none yet)."""
+    game = Game(state)
+    if play_on:
+        game._engine.run()
+    return game
 
 
 def _asked(decision: Decision, family: object) -> bool:

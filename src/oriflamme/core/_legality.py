@@ -1,15 +1,16 @@
 """Whether a state is one the rules allow: checked whenever a state comes from outside.
 
 A saved game and a position set up by hand (a scenario's, a test's) are read from
-data anyone may have written. Before such a state is played, it is checked against
-what every state reached by the rules holds, derived from the game's card list and
-the rules (never from what the data says of itself), and the first thing that does
-not hold is named: a card in two places or none, a card in another family's zone, a
-family holding another copy of a key than its card list, negative Influence, a round
-that does not exist, a hand of other than the cards the placements left, a face-up
-card that cannot be face up, tokens or a Bribery token where none can lie, a
-question that is not the one the rules would ask, work waiting that no ability
-left... A state that passes can be played on: nothing in it can send the engine
+data anyone may have written (by :mod:`oriflamme.saves`, which adds the question and
+the work waiting, its own ``_control``); and what a save writes is held to the same
+table, so that nothing written is refused when read. Before such a state is played,
+it is checked against what every state reached by the rules holds, derived from the
+game's card list and the rules (never from what the data says of itself), and the
+first thing that does not hold is named: a card in two places or none, a card in
+another family's zone, a family holding another copy of a key than its card list,
+negative Influence, a round that does not exist, a hand of other than the cards the
+placements left, a face-up card that cannot be face up, tokens or a Bribery token where
+none can lie... A state that passes can be played on: nothing in it can send the engine
 outside the rules. (Each check is cheap; it runs on loading and saving, never in
 play.)
 
@@ -20,18 +21,18 @@ Two depths, for two kinds of state:
   checked is what no card anywhere can change: where each card is, faces, tokens,
   Bribery tokens, no more cards of a key or in a hand than the list and the round
   leave.
-* :func:`check_state`: a whole game, as a save holds it: the position and the deal
-  (``check_position(state, whole=True)``: each family holds exactly the card list, in
-  its block of ids; every hand exactly the cards the placements left it), then the
-  question and the work waiting (:mod:`.control`).
+* ``check_position(state, whole=True)``: a whole game, as a save holds it: the
+  position and the deal (each family holds exactly the card list, in its block of ids;
+  every hand exactly the cards the placements left it). A save read is then checked
+  for its question and its work waiting (``oriflamme.saves.check_state``).
 
 Bounds, beyond those of the rules themselves (:mod:`.bounds`):
 
 * Influence: 0 to :data:`~.bounds.MAX_INFLUENCE` (10,000) per family;
 * tokens: 1 to :data:`~.bounds.MAX_TOKENS` (100) on a card;
 
-The question waited on and the work waiting are checked by :mod:`.control`, with
-its own bounds.
+The question waited on and the work waiting are checked by ``oriflamme.saves``'
+``_control``, with its own bounds.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ from collections import Counter
 
 from ._bounds import MAX_INFLUENCE, MAX_TOKENS
 from ._cardsets import Setup
-from ._control import check_control
 from ._deal import HAND_SIZE
 from ._errors import PositionError
 from ._identity import NO_CARD
@@ -55,7 +55,6 @@ __all__ = [
     "SHOWN",
     "TAKES_SET_ASIDE",
     "check_position",
-    "check_state",
 ]
 
 #: The zones whose cards every family has seen: the reserves (RULINGS G2: the Twin
@@ -70,13 +69,6 @@ TAKES_SET_ASIDE = frozenset({"impersonation"})
 #: The card that puts its family's Bribery token, and is then discarded (RULINGS
 #: A-Bribery): a family's token lies on no more cards than it has played Briberies.
 BRIBERY = "bribery"
-
-
-def check_state(state: State) -> None:
-    """Raise :class:`PositionError` naming the first thing in ``state``, a whole game
-    (a save's), that the rules forbid: its table and deal, its question and work."""
-    check_position(state, whole=True)
-    check_control(state)
 
 
 def check_position(state: State, *, whole: bool = False) -> None:

@@ -193,7 +193,7 @@ class Registry:
     @property
     def loadable(self) -> frozenset[str]:
         """The plugins that declare, with the ``loadable_saves`` hook, that a saved game
-        waiting on their work may be loaded (see :mod:`.trial`). Anything but ``True``
+        waiting on their work may be loaded (see ``oriflamme.saves``). Anything but ``True``
         declares nothing, and so does a hook that raises (or exits)."""
         self._collected()  # a plugin left out is unregistered: it declares nothing
         manager = self.manager

@@ -57,6 +57,7 @@ import pyspiel  # type: ignore[import-not-found]
 
 from oriflamme import COLOURS, Game, GameConfig, Observation, Registry
 from oriflamme.limits import MAX_FAMILIES, MAX_INFLUENCE, MIN_FAMILIES
+from oriflamme.saves import load as load_game
 
 from .actions import POSITIONS, ActionSpace, card_pool
 from .observations import ROUNDS, Encoding
@@ -194,7 +195,7 @@ class _Table:
 
 
 def _load(text: str | None, rules: Rules) -> _Table:
-    game = Game.from_json(text, registry=rules.registry) if text is not None else None
+    game = load_game(text, registry=rules.registry) if text is not None else None
     return _Table(game, rules)
 
 

@@ -133,7 +133,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
 
     def reset_to(self, game: Game) -> None:
         """Play on from ``game``, a game of this environment's families and card pool:
-        a saved game (``Game.from_json``), a position, or a determinised deal."""
+        a saved game (``oriflamme.saves.load``), a position, or a determinised deal."""
         if game.families != self.config.families:
             raise ValueError(f"the game's families are {', '.join(game.families)}, not these")
         unknown = set(game.cards) - set(self.actions.cards)

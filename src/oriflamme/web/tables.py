@@ -36,6 +36,7 @@ from oriflamme import (
     Registry,
 )
 from oriflamme.events import Event, event_to_dict
+from oriflamme.saves import load as load_game
 from oriflamme.text import Story
 
 from .creation import Request, read_request
@@ -327,7 +328,7 @@ class Tables:
             raise Refused(404, "there is no game with that id")
         request = Request.from_dict(stored.request)
         registry = self.registry(request.without)
-        game = Game.from_json(stored.save, registry=registry)
+        game = load_game(stored.save, registry=registry)
         for family, answer in stored.later:  # the answers since the last save
             game.answer(answer, family=family)
         table = self._keep(Table(stored, game, registry))
@@ -534,7 +535,7 @@ class Tables:
         """The view ``family`` had after ``step`` answers, rebuilt from the start."""
         if not 0 <= step <= table.step:
             raise Refused(400, f"step must be a whole number from 0 to {table.step}")
-        game = Game.from_json(table.initial, registry=table.registry)
+        game = load_game(table.initial, registry=table.registry)
         for who, answer in self.store.answers(table.id, step):
             game.answer(answer, family=who)
         view = table.replay(family, game, step)

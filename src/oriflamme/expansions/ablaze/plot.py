@@ -4,7 +4,8 @@ the effect above."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from oriflamme import Ability
 
@@ -21,6 +22,9 @@ WORDS = {
 
 
 class Plot(Ability):
+    # The Plot's words for its choice (A-Plot).
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"spent": ("choose", GAIN, REPEAT)}
+
     # RULINGS A-Plot. Revealing it gained nothing (reveal_tokens: ability): its
     # tokens wait on it for this ability.
     def activate(self, game: Effects, card: CardId) -> None:

@@ -4,7 +4,8 @@ it is covered by another card."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from oriflamme import Ability
 
@@ -24,6 +25,8 @@ def discard_partners(game: Effects, partner: str, family: str) -> None:
 
 
 class Prince(Ability):
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"place_twin": ("twin",)}
+
     # RULINGS A-Prince. Only the Prince's own reveal places the Twin: not a later
     # round, not a Plot (the Plot is the card being revealed), not an
     # Impersonation (the Prince is put face up, never revealed).

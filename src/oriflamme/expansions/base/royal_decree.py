@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from oriflamme import Ability
 
@@ -11,6 +12,8 @@ if TYPE_CHECKING:
 
 
 class RoyalDecree(Ability):
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"move": ("move",)}
+
     # RULINGS B-Royal Decree: any top card but the Decree moves, with its face
     # and tokens, to a new position of its own (never onto another card); the
     # card under it becomes the top. The Decree stays where it is during the

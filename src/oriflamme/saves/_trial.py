@@ -25,13 +25,13 @@ import sys
 from collections import deque
 from collections.abc import Collection
 
-from ._budget import third_party
-from ._decisions import Continuation, Decision
-from ._engine import Engine
-from ._errors import PositionError, SaveError
-from ._guards import guarded_rules
+from ..core._budget import third_party
+from ..core._decisions import Continuation, Decision
+from ..core._engine import Engine
+from ..core._errors import PositionError, SaveError
+from ..core._guards import guarded_rules
+from ..core._state import State
 from ._legality import check_state
-from ._state import State
 
 #: The most answers played on copies: a card's turn asks a few questions of a few
 #: options each; a Plot with many tokens asks more, and its first ones are tried.

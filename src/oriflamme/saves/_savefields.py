@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ._bounds import MAX_STRING, value_problem
-from ._errors import SaveError
-from ._identity import CardId
+from ..core._bounds import MAX_STRING, value_problem
+from ..core._errors import SaveError
+from ..core._identity import CardId
 
 
 def short(value: object) -> str:

@@ -5,8 +5,10 @@ A saved game holds, besides the table (:mod:`.legality`), where the rules are: t
 pending decision, the continuation its answer resumes, and the task stack. Each is
 checked here: a question of a family, kind, card and options the rules would ask (a
 placement's options recomputed from the hand and the queue; a reveal of the card
-whose turn it is; a built-in card's question of its owner, each answer once, each a
-place the queue has), and continuations that name a method taking their arguments.
+whose turn it is; a question of the kind, and for a choice the words, that the
+continuation it resumes declares (``Ability.continuations``, any card's); a built-in
+card's question of its owner, each answer once, each a place the queue has), and
+continuations that name a method taking their arguments.
 Then :mod:`.trial` plays the answers on copies.
 
 Bounds (:mod:`.bounds`, the same ``ask`` and ``then`` check as they are given): at
@@ -19,11 +21,12 @@ option nested at most :data:`~.bounds.MAX_ARGUMENT_DEPTH` (8) deep, at most
 from __future__ import annotations
 
 import inspect
+from types import MappingProxyType
 from typing import Any
 
-from ._bounds import MAX_TASKS, value_problem
-from ._budget import third_party
-from ._decisions import (
+from ..core._bounds import MAX_TASKS, value_problem
+from ..core._budget import third_party
+from ..core._decisions import (
     ENGINE_KINDS,
     FIRST,
     LAST,
@@ -32,11 +35,11 @@ from ._decisions import (
     Decision,
     Placements,
 )
-from ._effects import Effects
-from ._errors import IllegalAnswer, PositionError
-from ._identity import NO_CARD
-from ._state import END, PLACEMENT, RESOLUTION, State
-from ._words import RULE, control_problem
+from ..core._effects import Effects
+from ..core._errors import IllegalAnswer, PositionError
+from ..core._identity import NO_CARD
+from ..core._state import END, PLACEMENT, RESOLUTION, State
+from ..core._words import RULE, control_problem
 
 
 def _fail(message: str) -> PositionError:
@@ -147,27 +150,17 @@ def _check_turn(state: State, decision: Decision) -> None:
         )
 
 
-#: The built-in continuations resumed by an answer to a question of another kind than
-#: ``target`` (which every other built-in ability asks, through ``ask_target``).
-ASKED = {
-    ("prince", "place_twin"): "twin",
-    ("royal_decree", "move"): "move",
-    ("plot", "spent"): "choose",
-}
-#: The words of the built-in ``choose`` question: the Plot's (A-Plot).
-CHOICES = ("gain", "repeat")
-
-
-def _places(kind: str, length: int) -> tuple[object, ...]:
+def _places(kind: str, length: int, words: tuple[str, ...]) -> tuple[object, ...]:
     """The answers a built-in kind can offer with a queue of ``length`` positions:
-    a position's top card, an index once moved, a place for the Twin, a Plot's word."""
+    a position's top card, an index once moved, a place for the Twin; for a choice,
+    the ``words`` its continuation declares."""
     if kind == "target":
         return tuple(range(length))
     if kind == "move":
         return tuple(range(length + 1))
     if kind == "twin":
         return (FIRST, LAST, *range(length))
-    return CHOICES
+    return words
 
 
 def _check_options(state: State, decision: Decision, resume: Continuation) -> None:
@@ -187,19 +180,47 @@ def _check_options(state: State, decision: Decision, resume: Continuation) -> No
                 f"the {decision.kind} question offers {option!r}, which its kind refuses"
             ) from None
     key, method, card, _ = resume
+    ability = state.rules.abilities.get(str(key))
+    # What its continuation answers, as the ability's class declares it (Ability.
+    # continuations): the question of a kind, of words, it asks.
+    declared = _declared(ability, str(method))
+    expected = declared[0] if declared is not None else "target"
+    words = declared[1:] if declared is not None else ()
+    if third_party(ability):
+        # A plugin's continuation is held to what it declares, and no more.
+        if declared is None:
+            return
+        if decision.kind != expected:
+            raise _fail(f"{key}.{method} resumes a {decision.kind} question, which it never asks")
+        if words and any(type(option) is not str or option not in words for option in options):
+            raise _fail(f"the {decision.kind} question offers a word {key}.{method} never offers")
+        return
     # What follows is what the built-in cards ask: checked by their code, wherever the
     # plugin that registered them says it comes from.
-    if third_party(state.rules.abilities.get(str(key))):
-        return
-    if decision.kind != ASKED.get((str(key), method), "target"):
+    if decision.kind != expected:
         raise _fail(f"{key}.{method} resumes a {decision.kind} question, which it never asks")
     if decision.family != state.owner(card):
         raise _fail(f"{decision.family} is asked for a card it does not own (R3)")
     if len({(type(option), option) for option in options}) != len(options):
         raise _fail(f"the {decision.kind} question offers an answer twice (R4)")
-    places = _places(decision.kind, len(state.queue))
+    places = _places(decision.kind, len(state.queue), words)
     if any(type(option) not in (int, str) or option not in places for option in options):
         raise _fail(f"the {decision.kind} question offers a place the queue does not have")
+
+
+def _declared(ability: object, method: str) -> tuple[str, ...] | None:
+    """What ``method`` of ``ability`` answers, as its class declares it (``(kind,)``, or
+    ``("choose", *words)``), or None: not declared, or not as a plain dict of tuples of
+    words (a plugin's mapping is read, never called)."""
+    declarations = getattr(type(ability), "continuations", None)
+    if type(declarations) not in (dict, MappingProxyType):
+        return None
+    declared = declarations.get(method)  # type: ignore[union-attr]
+    if type(declared) is not tuple or not declared:
+        return None
+    if any(type(word) is not str for word in declared):
+        return None
+    return declared
 
 
 def _check_continuation(state: State, task: Continuation, *, answered: bool) -> None:
