@@ -63,10 +63,6 @@ class Identity:
             self._own[family] = found
         return found
 
-    def ids_of(self, family: str) -> tuple[CardId, ...]:
-        """The ids of the cards printed in ``family``'s colour."""
-        return tuple(card for card, colour in enumerate(self.colours) if colour == family)
-
     @property
     def labels(self) -> tuple[str, ...]:
         """Each card's name for a referee: ``red.soldier``; a second copy ``red.soldier.2``.
