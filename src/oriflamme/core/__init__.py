@@ -101,7 +101,7 @@ from ._events import (
 from ._game import Game
 from ._hookspecs import hookimpl, hookspec
 from ._identity import CardId
-from ._kinds import DecisionKind, Words, counted
+from ._kinds import DecisionKind
 from ._legality import check_state
 from ._observation import Observation
 from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
@@ -195,12 +195,10 @@ __all__ = [
     "Stolen",
     "TokenAdded",
     "Variant",
-    "Words",
     "YamlDocument",
     "builtin_plugins",
     "check_state",
     "control_problem",
-    "counted",
     "escaped",
     "event_to_dict",
     "hookimpl",

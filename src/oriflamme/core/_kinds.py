@@ -1,4 +1,4 @@
-"""Kinds of decision: how each checks an answer, and how it is put to a person.
+"""Kinds of decision: how each checks an answer.
 
 Every decision has a kind. The six built-in kinds are below; a plugin adds its own
 with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A kind:
@@ -9,56 +9,26 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
   never changes the game, and a message names only what every family may see: the
   answer as sent, public cards, card ids, never a hidden card's name, for the sender
   may not be the family asked (docs/rulings.md P4);
-* words the question and each option for a person (:meth:`question`,
-  :meth:`option`), through a :class:`Words` that names cards as one family sees them
-  and gives that family's observation (``words.seen``: tokens, the rules); positions
-  are counted from 1 there, as the table shows them, and every answer says what it
-  does;
 * says whether its options are private to the family asked (``private_options``):
   the others see only who is asked and what kind of question.
+
+A kind says no sentence to a person (its refusals are errors, for programs): the
+question and its answers in words are :mod:`oriflamme.text`'s, which words a plugin's
+kind by its own ``question`` and ``option`` methods when it has them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar, Final, NoReturn, Protocol, cast
+from typing import ClassVar, Final, NoReturn, cast
 
 from ._bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES
-from ._cardsets import RevealTokens
 from ._compiling import mypyc_attr
 from ._decisions import FIRST, LAST, Answer, At, Decision, Placement
 from ._effects import Effects
 from ._errors import IllegalAnswer
 from ._identity import CardId
-from ._observation import Observation
 from ._shown import indices, shown
-
-
-class Words(Protocol):
-    """Names of things as one family sees them (see :mod:`oriflamme.text`)."""
-
-    @property
-    def seen(self) -> Observation:
-        """The observation the words are of: what they may tell (tokens, the rules)."""
-        ...
-
-    @property
-    def language(self) -> str:
-        """The language of card names and texts: ``en``, or a code the card data names."""
-        ...
-
-    def card(self, card: CardId | None) -> str:
-        """A card: ``blue Soldier``, or ``a face-down card`` if the family may not know it."""
-        ...
-
-    def position(self, index: int) -> str:
-        """The top card of the position at index ``index``, counted from 1 as the table
-        shows it: index 2 is ``position 3: blue's face-down card``."""
-        ...
-
-    def spot(self, at: At) -> str:
-        """A place in the queue: ``at the first end``, ``on top of position 2: ...``."""
-        ...
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
@@ -66,7 +36,8 @@ class DecisionKind:
     """A kind of question. Subclass it to add one; override what differs.
 
     The default accepts exactly one of the options (``True`` is not ``1``, a JSON
-    list is a tuple), words the question from ``help`` and each option by itself.
+    list is a tuple); :mod:`oriflamme.text` words its question from ``help`` and each
+    option by itself.
     Options must be JSON values (strings, numbers, booleans, lists of them) so that a
     decision can be sent to a client and saved.
     """
@@ -94,31 +65,10 @@ class DecisionKind:
             return "the family asked sees (they are private)"
         return _listed(decision.options)
 
-    def question(self, decision: Decision, words: Words) -> str:
-        """The question, for the family asked."""
-        if decision.question:
-            return decision.question
-        about = f"Your {words.card(decision.card)}: " if decision.card is not None else ""
-        return f"{about}{self.help}"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        """One option, in words."""
-        label = _label(decision, option)
-        return label if label is not None else str(option)
-
 
 def refuse(decision: Decision, why: str) -> IllegalAnswer:
     """The refusal of an answer to ``decision``, for the family that must answer it."""
     return IllegalAnswer(f"{decision.family} must answer a {decision.kind} decision: {why}")
-
-
-def _label(decision: Decision, option: Answer) -> str | None:
-    if decision.labels is None:
-        return None
-    try:
-        return decision.labels[list(decision.options).index(option)]
-    except ValueError:
-        return None
 
 
 #: Options nest no deeper than a save holds them (.bounds), and hold no more values;
@@ -183,18 +133,6 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
     return at
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` ``noun``, the noun agreeing (``1 token``, ``2 tokens``, ``0 tokens``)."""
-    return f"{count} {noun}{'s' * (count != 1)}"
-
-
-def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
-
-
 class BuiltinKind(DecisionKind):
     """The built-in kinds: one object each, shared by every registry and game of the
     process, so none may be written to (a bot holding the rules could otherwise make
@@ -247,13 +185,6 @@ class PlaceKind(BuiltinKind):
             "a family may stack only on a card it owns (RULINGS G4)",
         )
 
-    def question(self, decision: Decision, words: Words) -> str:
-        return "Place a card from your hand, face down: which card, and where?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, Placement)
-        return f"Put your {words.card(option.card)} {words.spot(option.at)}"
-
 
 def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
     # Exact types only, read as their base types read them: a caller's subclass or
@@ -300,41 +231,6 @@ class RevealKind(BuiltinKind):
             raise refuse(decision, f"a reveal is answered True or False, not {shown(answer)}")
         return answer
 
-    def question(self, decision: Decision, words: Words) -> str:
-        card = decision.card
-        tokens = words.seen.tokens_on(card) if card is not None else 0
-        on_it = f", with {counted(tokens, 'token')} on it," if tokens else ""
-        return f"Your {words.card(card)}{on_it} is next: reveal it, or keep it face down?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        card = decision.card
-        tokens = words.seen.tokens_on(card) if card is not None else 0
-        if not option:
-            # RULINGS R1: declining adds a token, which revealing later pays out.
-            more = "1 token" if not tokens else f"a {ordinal(tokens + 1)} token"
-            return f"Keep it face down (it gets {more})"
-        return f"Reveal it ({_revealing(words, card, tokens)})"
-
-
-def _revealing(words: Words, card: CardId | None, tokens: int) -> str:
-    """What revealing ``card`` does with its ``tokens`` (RULINGS R2), then its ability."""
-    key = words.seen.key(card) if card is not None else None
-    mode = words.seen.rules.reveal_tokens.get(key) if key is not None else None
-    on_it, goes = "its " + counted(tokens, "token"), "goes" if tokens == 1 else "go"
-    if not tokens:
-        return "apply its ability"
-    if mode is RevealTokens.ABILITY:
-        return f"apply its ability, which spends {on_it}"
-    if mode is RevealTokens.GAIN:
-        paid = f"gain {on_it}"
-    elif mode is RevealTokens.DOUBLE:
-        paid = f"gain twice {on_it}: {2 * tokens} Influence"
-    elif mode is RevealTokens.SUPPLY:
-        paid = f"{on_it} {goes} back to the supply"
-    else:  # words of a family that may not know the card: no more than its face tells
-        paid = f"{on_it} {goes} as the card says"
-    return f"{paid}, then apply its ability"
-
 
 class TargetKind(BuiltinKind):
     """An ability chooses a card in the queue, named by its position."""
@@ -345,40 +241,6 @@ class TargetKind(BuiltinKind):
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         return _index(decision, answer, "target")
 
-    def question(self, decision: Decision, words: Words) -> str:
-        if decision.question:
-            return decision.question
-        return f"{_acting(decision, words)} Which card?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        label = _label(decision, option)
-        if label is not None:
-            return label
-        assert isinstance(option, int)
-        where = words.position(option)
-        return where[:1].upper() + where[1:]  # an answer begins with a capital
-
-
-def _acting(decision: Decision, words: Words) -> str:
-    """``Your blue Archer: "<its text>"``: the acting card and the text of the ability
-    that asks, which says what the chosen card is for. A Shapeshifter asks with the
-    ability it copies, named by the observation's continuation (public, as at the
-    table: everyone sees which card is copied)."""
-    card = decision.card
-    acting = f"Your {words.card(card)}"
-    seen = words.seen
-    key = seen.key(card) if card is not None else None
-    if key is None:
-        return f"{acting}:"
-    resume = seen.resume
-    ability = resume[0] if resume is not None and resume[2] == card else None
-    definitions = seen.rules.definitions
-    if ability is not None and ability != key and ability in definitions:
-        key = ability
-        name = definitions[key].name_in(words.language)
-        acting += f", copying {'an' if name[:1] in 'AEIOU' else 'a'} {name}"
-    return f'{acting}: "{definitions[key].text_in(words.language)}"'
-
 
 class MoveKind(BuiltinKind):
     """The Royal Decree's destination: the index the card will have once moved."""
@@ -388,14 +250,6 @@ class MoveKind(BuiltinKind):
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         return _index(decision, answer, "move")
-
-    def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} moves the card you chose: where to?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, int)
-        # FORMAT.md: the index the card has once moved, the Decree still in place.
-        return f"Move it so that it becomes position {option + 1}"
 
 
 class TwinKind(BuiltinKind):
@@ -414,13 +268,6 @@ class TwinKind(BuiltinKind):
             )
         return at
 
-    def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} places your Twin, face up: where?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, str | int)
-        return f"Put the Twin {words.spot(option)}"
-
 
 class ChooseKind(BuiltinKind):
     """A choice among named options; the asker words them (``labels``)."""
@@ -434,11 +281,6 @@ class ChooseKind(BuiltinKind):
                 decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
             )
         return answer
-
-    def question(self, decision: Decision, words: Words) -> str:
-        if decision.question:
-            return decision.question
-        return f"Your {words.card(decision.card)} chooses one of these:"
 
 
 _PLACE: Final = PlaceKind()
