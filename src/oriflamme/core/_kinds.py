@@ -1,7 +1,8 @@
 """Kinds of decision: how each checks an answer.
 
-Every decision has a kind. The six built-in kinds are below; a plugin adds its own
-with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A kind:
+Every decision has a kind. The three kinds core asks are below; a plugin (the
+built-in sets too) adds its own with the hook ``register_decision_kinds`` and asks it
+with ``Effects.ask``. A kind:
 
 * checks an answer (:meth:`DecisionKind.check`): it returns the answer in its
   canonical form, accepting it as Python or as JSON sent back from
@@ -64,6 +65,36 @@ class DecisionKind:
         if self.private_options:
             return "the family asked sees (they are private)"
         return _listed(decision.options)
+
+    # Checks a kind may use for answers of common shapes, refused as the built-in
+    # kinds refuse theirs.
+
+    def queue_index(self, decision: Decision, answer: object) -> int:
+        """``answer`` as a queue index that is one of the options (a whole number,
+        never a bool), or :class:`IllegalAnswer` saying why."""
+        return _index(decision, answer, self.name)
+
+    def queue_place(self, game: Effects, decision: Decision, answer: object, what: str) -> At:
+        """``answer`` as a place in the queue that is one of the options: ``first``,
+        ``last`` (``first`` in an empty queue) or a position index; else
+        :class:`IllegalAnswer` saying that ``what`` (``the Twin``) cannot go there."""
+        at = _spot(game, decision, answer)
+        if at not in decision.options:
+            raise refuse(
+                decision,
+                f"{what} cannot go at {shown(at)}; the legal places are "
+                f"{_listed(decision.options)}",
+            )
+        return at
+
+    def word(self, decision: Decision, answer: object) -> str:
+        """``answer`` as a word (a string) that is one of the options, or
+        :class:`IllegalAnswer` saying why."""
+        if type(answer) is not str or answer not in decision.options:
+            raise refuse(
+                decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
+            )
+        return answer
 
 
 def refuse(decision: Decision, why: str) -> IllegalAnswer:
@@ -239,58 +270,17 @@ class TargetKind(BuiltinKind):
     help = "choose a card"
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        return _index(decision, answer, "target")
-
-
-class MoveKind(BuiltinKind):
-    """The Royal Decree's destination: the index the card will have once moved."""
-
-    name = "move"
-    help = "choose where the card goes"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        return _index(decision, answer, "move")
-
-
-class TwinKind(BuiltinKind):
-    """The Prince places its Twin: as ``at`` in a placement."""
-
-    name = "twin"
-    help = "place the Twin"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        at = _spot(game, decision, answer)
-        if at not in decision.options:
-            raise refuse(
-                decision,
-                f"the Twin cannot go at {shown(at)}; the legal places are "
-                f"{_listed(decision.options)}",
-            )
-        return at
-
-
-class ChooseKind(BuiltinKind):
-    """A choice among named options; the asker words them (``labels``)."""
-
-    name = "choose"
-    help = "choose"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        if type(answer) is not str or answer not in decision.options:
-            raise refuse(
-                decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
-            )
-        return answer
+        return self.queue_index(decision, answer)
 
 
 _PLACE: Final = PlaceKind()
 _REVEAL: Final = RevealKind()
 _TARGET: Final = TargetKind()
-_MOVE: Final = MoveKind()
-_TWIN: Final = TwinKind()
-_CHOOSE: Final = ChooseKind()
 
-BUILTIN_KINDS: tuple[DecisionKind, ...] = (_PLACE, _REVEAL, _TARGET, _MOVE, _TWIN, _CHOOSE)
+#: The kinds core asks itself: the engine's (``place``, ``reveal``), and ``target``,
+#: which :meth:`Effects.ask_target` asks. The built-in sets register the kinds only
+#: their cards ask (``move``, ``twin``, ``choose``), as any plugin registers its own.
+BUILTIN_KINDS: tuple[DecisionKind, ...] = (_PLACE, _REVEAL, _TARGET)
 
 
 def builtin_kind(name: str) -> DecisionKind | None:
@@ -305,10 +295,4 @@ def builtin_kind(name: str) -> DecisionKind | None:
         return _PLACE
     if name == "target":
         return _TARGET
-    if name == "move":
-        return _MOVE
-    if name == "twin":
-        return _TWIN
-    if name == "choose":
-        return _CHOOSE
     return None

@@ -4,20 +4,47 @@ the effect above."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NoReturn
 
-from oriflamme import Ability
+from oriflamme import Ability, DecisionKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
 
 GAIN, REPEAT = "gain", "repeat"
+#: The options of the Plot's question, in order (what a learning agent's actions name).
+CHOICES: Final = (GAIN, REPEAT)
 #: The Plot's words for its choice, shown to the family asked.
 WORDS = {
     GAIN: "Gain: take 1 Influence for this token",
     REPEAT: "Repeat: this token goes back to the supply, and a face-up Character of yours "
     "acts again",
 }
+
+
+CHOOSE = "choose"
+
+
+class ChooseKind(DecisionKind):
+    """A choice among named options (the Plot's); the asker words them (``labels``)."""
+
+    name = CHOOSE
+    help = "choose"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.word(decision, answer)
+
+    # One object, shared by every registry and game of the process: none may write to
+    # it (a bot holding the rules could otherwise change every game's questions).
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+
+#: The kind of the Plot's question, which Ablaze registers.
+CHOOSE_KIND: Final = ChooseKind()
 
 
 class Plot(Ability):
@@ -62,8 +89,8 @@ class Plot(Ability):
             return
         game.ask(
             family,
-            "choose",
-            (GAIN, REPEAT),
+            CHOOSE,
+            CHOICES,
             self.spent,
             card,
             family,

@@ -4,15 +4,37 @@ it is covered by another card."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NoReturn
 
-from oriflamme import Ability
+from oriflamme import Ability, DecisionKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
 
 PRINCE = "prince"
 TWIN = "twin"
+
+
+class TwinKind(DecisionKind):
+    """The Prince places its Twin: as ``at`` in a placement."""
+
+    name = "twin"
+    help = "place the Twin"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.queue_place(game, decision, answer, "the Twin")
+
+    # One object, shared by every registry and game of the process: none may write to
+    # it (a bot holding the rules could otherwise change every game's questions).
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+
+#: The kind of the Prince's question, which Ablaze registers.
+TWIN_KIND: Final = TwinKind()
 
 
 def discard_partners(game: Effects, partner: str, family: str) -> None:

@@ -2,12 +2,37 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Final, NoReturn
 
-from oriflamme import Ability
+from oriflamme import Ability, DecisionKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
+
+
+MOVE = "move"
+
+
+class MoveKind(DecisionKind):
+    """The Royal Decree's destination: the index the card will have once moved."""
+
+    name = MOVE
+    help = "choose where the card goes"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.queue_index(decision, answer)
+
+    # One object, shared by every registry and game of the process: none may write to
+    # it (a bot holding the rules could otherwise change every game's questions).
+    def __setattr__(self, name: str, value: object) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+    def __delattr__(self, name: str) -> NoReturn:
+        raise AttributeError(f"the {self.name} kind of question cannot be changed")
+
+
+#: The kind of the Royal Decree's question, which the base set registers.
+MOVE_KIND: Final = MoveKind()
 
 
 class RoyalDecree(Ability):
@@ -30,7 +55,7 @@ class RoyalDecree(Ability):
         positions_left = len(game.queue) - 1 if alone else len(game.queue)
         # docs/rulings.md P2: putting a lone card back where it was is no move.
         options = [to for to in range(positions_left + 1) if not (alone and to == position)]
-        game.ask(game.owner(card), "move", options, self.move, card, target)
+        game.ask(game.owner(card), MOVE, options, self.move, card, target)
 
     def move(self, game: Effects, card: CardId, target: CardId, to: int) -> None:
         game.move(target, to)
