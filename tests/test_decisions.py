@@ -32,7 +32,7 @@ from oriflamme import (
 )
 from oriflamme.saves import load
 from oriflamme.testing import registry_with
-from oriflamme.text import Words
+from oriflamme.text import Words, answer_text, question_text
 
 from .helpers import card_id, new_game, one_card_set
 from .test_properties import FAMILIES, KINDS, seeds
@@ -251,8 +251,8 @@ def test_a_plugin_kind_is_asked_worded_and_sent_as_json(roads: Registry) -> None
     assert decision == Decision("red", "pick", ROADS, picker, QUESTION, labels)
     kind = game.rules.kinds["pick"]
     words = Words(game.observe("red"), game.rules.definitions)
-    assert kind.question(decision, words) == QUESTION
-    assert [kind.option(decision, road, words) for road in ROADS] == list(labels)
+    assert question_text(kind, words, decision) == QUESTION
+    assert [answer_text(kind, words, decision, road) for road in ROADS] == list(labels)
     assert game.observe("blue").decision == decision  # its options are not private
     sent = json.loads(json.dumps(decision.to_dict()))
     assert sent == {

@@ -106,7 +106,7 @@ from ._events import (
 from ._game import Game, game_of
 from ._hookspecs import hookimpl, hookspec
 from ._identity import CardId
-from ._kinds import DecisionKind, Words, counted
+from ._kinds import DecisionKind, SharedKind
 from ._observation import Observation
 from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from ._position import LABEL, Position, QueueCard
@@ -196,14 +196,13 @@ __all__ = [
     "SaveError",
     "SettingValue",
     "Setup",
+    "SharedKind",
     "Stolen",
     "TokenAdded",
     "Variant",
-    "Words",
     "YamlDocument",
     "builtin_plugins",
     "control_problem",
-    "counted",
     "escaped",
     "event_to_dict",
     "game_of",

@@ -134,11 +134,12 @@ def register_decision_kinds() -> Sequence[DecisionKind]:
     a list of instances of :class:`~oriflamme.DecisionKind` subclasses.
 
     Called once per registry. A kind's ``name`` (lowercase snake_case) is what
-    ``game.ask`` takes; it must not be one of the built-in kinds (``place``,
-    ``reveal``, ``target``, ``move``, ``twin``, ``choose``) nor another plugin's.
-    Its ``help`` is a ``str`` and its ``private_options`` a ``bool``. A kind checks
-    answers, words its questions for people, and says whether its options are
-    private to the family asked.
+    ``game.ask`` takes; it must not be one of core's kinds (``place``, ``reveal``,
+    ``target``) nor another plugin's (the base set registers ``move``, Ablaze ``twin``
+    and ``choose``). Its ``help`` is a ``str`` and its ``private_options`` a ``bool``.
+    A kind checks answers and says whether its options are private to the family
+    asked; :mod:`oriflamme.text` words its questions for people (by its own
+    ``question`` and ``option`` methods, if it has them).
     """
     raise NotImplementedError  # a specification: pluggy never calls it
 

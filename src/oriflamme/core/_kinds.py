@@ -1,7 +1,8 @@
-"""Kinds of decision: how each checks an answer, and how it is put to a person.
+"""Kinds of decision: how each checks an answer.
 
-Every decision has a kind. The six built-in kinds are below; a plugin adds its own
-with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A kind:
+Every decision has a kind. The three kinds core asks are below; a plugin (the
+built-in sets too) adds its own with the hook ``register_decision_kinds`` and asks it
+with ``Effects.ask``. A kind:
 
 * checks an answer (:meth:`DecisionKind.check`): it returns the answer in its
   canonical form, accepting it as Python or as JSON sent back from
@@ -9,56 +10,26 @@ with the hook ``register_decision_kinds`` and asks it with ``Effects.ask``. A ki
   never changes the game, and a message names only what every family may see: the
   answer as sent, public cards, card ids, never a hidden card's name, for the sender
   may not be the family asked (docs/rulings.md P4);
-* words the question and each option for a person (:meth:`question`,
-  :meth:`option`), through a :class:`Words` that names cards as one family sees them
-  and gives that family's observation (``words.seen``: tokens, the rules); positions
-  are counted from 1 there, as the table shows them, and every answer says what it
-  does;
 * says whether its options are private to the family asked (``private_options``):
   the others see only who is asked and what kind of question.
+
+A kind says no sentence to a person (its refusals are errors, for programs): the
+question and its answers in words are :mod:`oriflamme.text`'s, which words a plugin's
+kind by its own ``question`` and ``option`` methods when it has them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import ClassVar, Final, NoReturn, Protocol, cast
+from typing import ClassVar, Final, NoReturn, cast
 
 from ._bounds import MAX_ARGUMENT_DEPTH, MAX_ARGUMENT_VALUES
-from ._cardsets import RevealTokens
 from ._compiling import mypyc_attr
 from ._decisions import FIRST, LAST, Answer, At, Decision, Placement
 from ._effects import Effects
 from ._errors import IllegalAnswer
 from ._identity import CardId
-from ._observation import Observation
 from ._shown import indices, shown
-
-
-class Words(Protocol):
-    """Names of things as one family sees them (see :mod:`oriflamme.text`)."""
-
-    @property
-    def seen(self) -> Observation:
-        """The observation the words are of: what they may tell (tokens, the rules)."""
-        ...
-
-    @property
-    def language(self) -> str:
-        """The language of card names and texts: ``en``, or a code the card data names."""
-        ...
-
-    def card(self, card: CardId | None) -> str:
-        """A card: ``blue Soldier``, or ``a face-down card`` if the family may not know it."""
-        ...
-
-    def position(self, index: int) -> str:
-        """The top card of the position at index ``index``, counted from 1 as the table
-        shows it: index 2 is ``position 3: blue's face-down card``."""
-        ...
-
-    def spot(self, at: At) -> str:
-        """A place in the queue: ``at the first end``, ``on top of position 2: ...``."""
-        ...
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
@@ -66,7 +37,8 @@ class DecisionKind:
     """A kind of question. Subclass it to add one; override what differs.
 
     The default accepts exactly one of the options (``True`` is not ``1``, a JSON
-    list is a tuple), words the question from ``help`` and each option by itself.
+    list is a tuple); :mod:`oriflamme.text` words its question from ``help`` and each
+    option by itself.
     Options must be JSON values (strings, numbers, booleans, lists of them) so that a
     decision can be sent to a client and saved.
     """
@@ -94,31 +66,40 @@ class DecisionKind:
             return "the family asked sees (they are private)"
         return _listed(decision.options)
 
-    def question(self, decision: Decision, words: Words) -> str:
-        """The question, for the family asked."""
-        if decision.question:
-            return decision.question
-        about = f"Your {words.card(decision.card)}: " if decision.card is not None else ""
-        return f"{about}{self.help}"
+    # Checks a kind may use for answers of common shapes, refused as the built-in
+    # kinds refuse theirs.
 
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        """One option, in words."""
-        label = _label(decision, option)
-        return label if label is not None else str(option)
+    def queue_index(self, decision: Decision, answer: object) -> int:
+        """``answer`` as a queue index that is one of the options (a whole number,
+        never a bool), or :class:`IllegalAnswer` saying why."""
+        return _index(decision, answer, self.name)
+
+    def queue_place(self, game: Effects, decision: Decision, answer: object, what: str) -> At:
+        """``answer`` as a place in the queue that is one of the options: ``first``,
+        ``last`` (``first`` in an empty queue) or a position index; else
+        :class:`IllegalAnswer` saying that ``what`` (``the Twin``) cannot go there."""
+        at = _spot(game, decision, answer)
+        if at not in decision.options:
+            raise refuse(
+                decision,
+                f"{what} cannot go at {shown(at)}; the legal places are "
+                f"{_listed(decision.options)}",
+            )
+        return at
+
+    def word(self, decision: Decision, answer: object) -> str:
+        """``answer`` as a word (a string) that is one of the options, or
+        :class:`IllegalAnswer` saying why."""
+        if type(answer) is not str or answer not in decision.options:
+            raise refuse(
+                decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
+            )
+        return answer
 
 
 def refuse(decision: Decision, why: str) -> IllegalAnswer:
     """The refusal of an answer to ``decision``, for the family that must answer it."""
     return IllegalAnswer(f"{decision.family} must answer a {decision.kind} decision: {why}")
-
-
-def _label(decision: Decision, option: Answer) -> str | None:
-    if decision.labels is None:
-        return None
-    try:
-        return decision.labels[list(decision.options).index(option)]
-    except ValueError:
-        return None
 
 
 #: Options nest no deeper than a save holds them (.bounds), and hold no more values;
@@ -183,22 +164,11 @@ def _spot(game: Effects, decision: Decision, at: object) -> At:
     return at
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` ``noun``, the noun agreeing (``1 token``, ``2 tokens``, ``0 tokens``)."""
-    return f"{count} {noun}{'s' * (count != 1)}"
-
-
-def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
-
-
-class BuiltinKind(DecisionKind):
-    """The built-in kinds: one object each, shared by every registry and game of the
-    process, so none may be written to (a bot holding the rules could otherwise make
-    the hand's options public in every game)."""
+class SharedKind(DecisionKind):
+    """A kind of which one object serves every registry and game of the process, as
+    the built-in kinds do: it refuses to be written to (a bot holding the rules could
+    otherwise make the hand's options public in every game). Subclass it for a kind a
+    plugin registers as one module-level object."""
 
     def __setattr__(self, name: str, value: object) -> NoReturn:
         raise AttributeError(f"the {self.name} kind of question cannot be changed")
@@ -207,7 +177,7 @@ class BuiltinKind(DecisionKind):
         raise AttributeError(f"the {self.name} kind of question cannot be changed")
 
 
-class PlaceKind(BuiltinKind):
+class PlaceKind(SharedKind):
     """The placement phase: put a card from hand at an end, or on a card you own."""
 
     name = "place"
@@ -247,13 +217,6 @@ class PlaceKind(BuiltinKind):
             "a family may stack only on a card it owns (RULINGS G4)",
         )
 
-    def question(self, decision: Decision, words: Words) -> str:
-        return "Place a card from your hand, face down: which card, and where?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, Placement)
-        return f"Put your {words.card(option.card)} {words.spot(option.at)}"
-
 
 def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
     # Exact types only, read as their base types read them: a caller's subclass or
@@ -289,7 +252,7 @@ def _is_placement_dict(answer: dict[object, object]) -> bool:
     )
 
 
-class RevealKind(BuiltinKind):
+class RevealKind(SharedKind):
     """A face-down card's turn: reveal it, or add a token to it (RULINGS R1)."""
 
     name = "reveal"
@@ -300,155 +263,25 @@ class RevealKind(BuiltinKind):
             raise refuse(decision, f"a reveal is answered True or False, not {shown(answer)}")
         return answer
 
-    def question(self, decision: Decision, words: Words) -> str:
-        card = decision.card
-        tokens = words.seen.tokens_on(card) if card is not None else 0
-        on_it = f", with {counted(tokens, 'token')} on it," if tokens else ""
-        return f"Your {words.card(card)}{on_it} is next: reveal it, or keep it face down?"
 
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        card = decision.card
-        tokens = words.seen.tokens_on(card) if card is not None else 0
-        if not option:
-            # RULINGS R1: declining adds a token, which revealing later pays out.
-            more = "1 token" if not tokens else f"a {ordinal(tokens + 1)} token"
-            return f"Keep it face down (it gets {more})"
-        return f"Reveal it ({_revealing(words, card, tokens)})"
-
-
-def _revealing(words: Words, card: CardId | None, tokens: int) -> str:
-    """What revealing ``card`` does with its ``tokens`` (RULINGS R2), then its ability."""
-    key = words.seen.key(card) if card is not None else None
-    mode = words.seen.rules.reveal_tokens.get(key) if key is not None else None
-    on_it, goes = "its " + counted(tokens, "token"), "goes" if tokens == 1 else "go"
-    if not tokens:
-        return "apply its ability"
-    if mode is RevealTokens.ABILITY:
-        return f"apply its ability, which spends {on_it}"
-    if mode is RevealTokens.GAIN:
-        paid = f"gain {on_it}"
-    elif mode is RevealTokens.DOUBLE:
-        paid = f"gain twice {on_it}: {2 * tokens} Influence"
-    elif mode is RevealTokens.SUPPLY:
-        paid = f"{on_it} {goes} back to the supply"
-    else:  # words of a family that may not know the card: no more than its face tells
-        paid = f"{on_it} {goes} as the card says"
-    return f"{paid}, then apply its ability"
-
-
-class TargetKind(BuiltinKind):
+class TargetKind(SharedKind):
     """An ability chooses a card in the queue, named by its position."""
 
     name = "target"
     help = "choose a card"
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        return _index(decision, answer, "target")
-
-    def question(self, decision: Decision, words: Words) -> str:
-        if decision.question:
-            return decision.question
-        return f"{_acting(decision, words)} Which card?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        label = _label(decision, option)
-        if label is not None:
-            return label
-        assert isinstance(option, int)
-        where = words.position(option)
-        return where[:1].upper() + where[1:]  # an answer begins with a capital
-
-
-def _acting(decision: Decision, words: Words) -> str:
-    """``Your blue Archer: "<its text>"``: the acting card and the text of the ability
-    that asks, which says what the chosen card is for. A Shapeshifter asks with the
-    ability it copies, named by the observation's continuation (public, as at the
-    table: everyone sees which card is copied)."""
-    card = decision.card
-    acting = f"Your {words.card(card)}"
-    seen = words.seen
-    key = seen.key(card) if card is not None else None
-    if key is None:
-        return f"{acting}:"
-    resume = seen.resume
-    ability = resume[0] if resume is not None and resume[2] == card else None
-    definitions = seen.rules.definitions
-    if ability is not None and ability != key and ability in definitions:
-        key = ability
-        name = definitions[key].name_in(words.language)
-        acting += f", copying {'an' if name[:1] in 'AEIOU' else 'a'} {name}"
-    return f'{acting}: "{definitions[key].text_in(words.language)}"'
-
-
-class MoveKind(BuiltinKind):
-    """The Royal Decree's destination: the index the card will have once moved."""
-
-    name = "move"
-    help = "choose where the card goes"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        return _index(decision, answer, "move")
-
-    def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} moves the card you chose: where to?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, int)
-        # FORMAT.md: the index the card has once moved, the Decree still in place.
-        return f"Move it so that it becomes position {option + 1}"
-
-
-class TwinKind(BuiltinKind):
-    """The Prince places its Twin: as ``at`` in a placement."""
-
-    name = "twin"
-    help = "place the Twin"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        at = _spot(game, decision, answer)
-        if at not in decision.options:
-            raise refuse(
-                decision,
-                f"the Twin cannot go at {shown(at)}; the legal places are "
-                f"{_listed(decision.options)}",
-            )
-        return at
-
-    def question(self, decision: Decision, words: Words) -> str:
-        return f"Your {words.card(decision.card)} places your Twin, face up: where?"
-
-    def option(self, decision: Decision, option: Answer, words: Words) -> str:
-        assert isinstance(option, str | int)
-        return f"Put the Twin {words.spot(option)}"
-
-
-class ChooseKind(BuiltinKind):
-    """A choice among named options; the asker words them (``labels``)."""
-
-    name = "choose"
-    help = "choose"
-
-    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        if type(answer) is not str or answer not in decision.options:
-            raise refuse(
-                decision, f"{shown(answer)} is not one of the options {self.listed(decision)}"
-            )
-        return answer
-
-    def question(self, decision: Decision, words: Words) -> str:
-        if decision.question:
-            return decision.question
-        return f"Your {words.card(decision.card)} chooses one of these:"
+        return self.queue_index(decision, answer)
 
 
 _PLACE: Final = PlaceKind()
 _REVEAL: Final = RevealKind()
 _TARGET: Final = TargetKind()
-_MOVE: Final = MoveKind()
-_TWIN: Final = TwinKind()
-_CHOOSE: Final = ChooseKind()
 
-BUILTIN_KINDS: tuple[DecisionKind, ...] = (_PLACE, _REVEAL, _TARGET, _MOVE, _TWIN, _CHOOSE)
+#: The kinds core asks itself: the engine's (``place``, ``reveal``), and ``target``,
+#: which :meth:`Effects.ask_target` asks. The built-in sets register the kinds only
+#: their cards ask (``move``, ``twin``, ``choose``), as any plugin registers its own.
+BUILTIN_KINDS: tuple[DecisionKind, ...] = (_PLACE, _REVEAL, _TARGET)
 
 
 def builtin_kind(name: str) -> DecisionKind | None:
@@ -463,10 +296,4 @@ def builtin_kind(name: str) -> DecisionKind | None:
         return _PLACE
     if name == "target":
         return _TARGET
-    if name == "move":
-        return _MOVE
-    if name == "twin":
-        return _TWIN
-    if name == "choose":
-        return _CHOOSE
     return None

@@ -56,8 +56,8 @@ def checked_options(
     if kind in ENGINE_KINDS:
         raise PluginError(
             f"{who} asked a {kind!r} question: the engine asks those itself (the "
-            "placement phase, a face-down card's turn); an ability asks target, move, "
-            "twin, choose or a kind a plugin registers"
+            "placement phase, a face-down card's turn); an ability asks target or a "
+            "kind a plugin registers (the built-in sets' move, twin and choose among them)"
         )
     if type(family) is not str or family not in s.seat:
         raise PluginError(

@@ -41,13 +41,14 @@ from oriflamme import (
     Registry,
     Setup,
 )
+from oriflamme.expansions.ablaze.plot import CHOICES
 
 #: Queue positions an action can name.
 POSITIONS = 40
 #: Options of another question an action can name, by their order.
 OTHER = 16
-#: The named choices of the built-in cards (the Plot's).
-WORDS = ("gain", "repeat")
+#: The named choices of the built-in cards: the options of the Plot's question.
+WORDS: tuple[str, ...] = CHOICES
 
 
 def card_pool(config: GameConfig, registry: Registry) -> tuple[str, ...]:

@@ -4,8 +4,10 @@
   one family reads, with its question and numbered answers when it is asked) and
   :func:`game_table` (what a spectator reads: public only);
 * the parts of that table: :class:`Words` (cards and positions as one observation
-  shows them, and the :class:`~oriflamme.Words` a kind of question words itself
-  with), :func:`view_lines`, :func:`question_text`, :func:`answer_text`;
+  shows them: a :class:`Naming`, what a kind of question is worded with),
+  :func:`view_lines`, :func:`question_text` and :func:`answer_text` (a question and
+  its answers in words: the built-in kinds' sentences, a plugin kind's own
+  ``question`` and ``option`` methods, else the asker's words or the kind's ``help``);
 * the story of a game from its events, a line per thing that happened:
   :class:`Story` (told as the game goes) and :func:`story_lines` (all of it at once);
 * text from a plugin or a save shown safely, control characters escaped
@@ -17,17 +19,19 @@ holds facts, and this package words them, so another language is another set of
 these functions over the same observations and events.
 
 This namespace is the one door, as :mod:`oriflamme` is the engine's: the modules
-behind it (``_describe``, ``_story``) are private. Callers depend on the names, not
+behind it (``_kinds``, ``_describe``, ``_story``) are private. Callers depend on the names, not
 on which file holds which sentence, and the files are ours to split otherwise (by
 language, say, when there is a second one) without breaking an import.
 """
 
 # The engine's own words come first: the modules below import them from here.
-from ..core import control_problem, counted, escaped
-from ._describe import Words, answer_text, game_table, question_text, table, view_lines
+from ..core import control_problem, escaped
+from ._describe import Words, game_table, table, view_lines
+from ._kinds import Naming, answer_text, counted, question_text
 from ._story import Story, story_lines
 
 __all__ = [
+    "Naming",
     "Story",
     "Words",
     "answer_text",

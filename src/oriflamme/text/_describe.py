@@ -16,21 +16,20 @@ from collections.abc import Mapping
 from oriflamme import (
     FIRST,
     LAST,
-    Answer,
     At,
     CardDef,
     CardId,
-    Decision,
-    DecisionKind,
     Game,
     Observation,
 )
 from oriflamme.text import escaped
 
+from ._kinds import answer_text, question_text
+
 
 class Words:
     """Names of cards and positions as one observation shows them: the
-    :class:`~oriflamme.Words` the kinds of question word their questions with (the
+    :class:`~oriflamme.text.Naming` questions and answers are worded with (the
     sentences in English, card names in ``language``)."""
 
     def __init__(
@@ -121,16 +120,6 @@ def view_lines(words: Words) -> list[str]:
         if cards:
             lines.append(f"{name}: " + "; ".join(cards))
     return [escaped(line) for line in lines]  # family names too: a save's, say
-
-
-def answer_text(kind: DecisionKind, words: Words, decision: Decision, answer: Answer) -> str:
-    """One legal answer, in words (a plugin's labels or a save's, escaped)."""
-    return escaped(kind.option(decision, answer, words))
-
-
-def question_text(kind: DecisionKind, words: Words, decision: Decision) -> str:
-    """The question, in words (a plugin's or a save's, escaped)."""
-    return escaped(kind.question(decision, words))
 
 
 def table(observation: Observation, *, language: str = "en") -> str:

@@ -10,15 +10,15 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from oriflamme import Ability, hookimpl
+from oriflamme import Ability, DecisionKind, hookimpl
 
 from .apothecary import Apothecary
 from .bribery import Bribery
 from .cutthroat import Cutthroat
 from .felon import Felon
 from .impersonation import Impersonation
-from .plot import Plot
-from .prince import Prince
+from .plot import CHOOSE_KIND, Plot
+from .prince import TWIN_KIND, Prince
 from .queen import Queen
 from .schemer import Schemer
 from .trap import Trap
@@ -45,3 +45,8 @@ def register_abilities() -> Mapping[str, Ability]:
         "trap": Trap(),
         "bribery": Bribery(),
     }
+
+
+@hookimpl
+def register_decision_kinds() -> Sequence[DecisionKind]:
+    return [TWIN_KIND, CHOOSE_KIND]  # where the Prince puts the Twin; the Plot's tokens

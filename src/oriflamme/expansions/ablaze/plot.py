@@ -5,14 +5,16 @@ the effect above."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
-from oriflamme import Ability
+from oriflamme import Ability, SharedKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
 
 GAIN, REPEAT = "gain", "repeat"
+#: The options of the Plot's question, in order (what a learning agent's actions name).
+CHOICES: Final = (GAIN, REPEAT)
 #: The Plot's words for its choice, shown to the family asked.
 WORDS = {
     GAIN: "Gain: take 1 Influence for this token",
@@ -21,9 +23,26 @@ WORDS = {
 }
 
 
+CHOOSE = "choose"
+
+
+class ChooseKind(SharedKind):
+    """A choice among named options (the Plot's); the asker words them (``labels``)."""
+
+    name = CHOOSE
+    help = "choose"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.word(decision, answer)
+
+
+#: The kind of the Plot's question, which Ablaze registers.
+CHOOSE_KIND: Final = ChooseKind()
+
+
 class Plot(Ability):
     # The Plot's words for its choice (A-Plot).
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"spent": ("choose", GAIN, REPEAT)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"spent": (CHOOSE, *CHOICES)}
 
     # RULINGS A-Plot. Revealing it gained nothing (reveal_tokens: ability): its
     # tokens wait on it for this ability.
@@ -66,8 +85,8 @@ class Plot(Ability):
             return
         game.ask(
             family,
-            "choose",
-            (GAIN, REPEAT),
+            CHOOSE,
+            CHOICES,
             self.spent,
             card,
             family,

@@ -5,15 +5,29 @@ it is covered by another card."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
-from oriflamme import Ability
+from oriflamme import Ability, SharedKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
 
 PRINCE = "prince"
 TWIN = "twin"
+
+
+class TwinKind(SharedKind):
+    """The Prince places its Twin: as ``at`` in a placement."""
+
+    name = "twin"
+    help = "place the Twin"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.queue_place(game, decision, answer, "the Twin")
+
+
+#: The kind of the Prince's question, which Ablaze registers.
+TWIN_KIND: Final = TwinKind()
 
 
 def discard_partners(game: Effects, partner: str, family: str) -> None:
@@ -25,7 +39,7 @@ def discard_partners(game: Effects, partner: str, family: str) -> None:
 
 
 class Prince(Ability):
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"place_twin": ("twin",)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"place_twin": (TwinKind.name,)}
 
     # RULINGS A-Prince. Only the Prince's own reveal places the Twin: not a later
     # round, not a Plot (the Plot is the card being revealed), not an

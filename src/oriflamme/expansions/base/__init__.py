@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from oriflamme import Ability, Variant, hookimpl
+from oriflamme import Ability, DecisionKind, Variant, hookimpl
 
 from .ambush import OWN_ELIMINATION, Ambush
 from .archer import Archer
@@ -18,7 +18,7 @@ from .assassination import Assassination
 from .conspiracy import Conspiracy
 from .heir import Heir
 from .lord import Lord
-from .royal_decree import RoyalDecree
+from .royal_decree import MOVE_KIND, RoyalDecree
 from .shapeshifter import Shapeshifter
 from .soldier import Soldier
 from .spy import Spy
@@ -48,3 +48,8 @@ def register_abilities() -> Mapping[str, Ability]:
 @hookimpl
 def register_variants() -> Sequence[Variant]:
     return [OWN_ELIMINATION]
+
+
+@hookimpl
+def register_decision_kinds() -> Sequence[DecisionKind]:
+    return [MOVE_KIND]  # the Royal Decree's destination

@@ -3,16 +3,33 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
-from oriflamme import Ability
+from oriflamme import Ability, SharedKind
 
 if TYPE_CHECKING:
-    from oriflamme import CardId, Effects
+    from oriflamme import Answer, CardId, Decision, Effects
+
+
+MOVE = "move"
+
+
+class MoveKind(SharedKind):
+    """The Royal Decree's destination: the index the card will have once moved."""
+
+    name = MOVE
+    help = "choose where the card goes"
+
+    def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
+        return self.queue_index(decision, answer)
+
+
+#: The kind of the Royal Decree's question, which the base set registers.
+MOVE_KIND: Final = MoveKind()
 
 
 class RoyalDecree(Ability):
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"move": ("move",)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"move": (MOVE,)}
 
     # RULINGS B-Royal Decree: any top card but the Decree moves, with its face
     # and tokens, to a new position of its own (never onto another card); the
@@ -33,7 +50,7 @@ class RoyalDecree(Ability):
         positions_left = len(game.queue) - 1 if alone else len(game.queue)
         # docs/rulings.md P2: putting a lone card back where it was is no move.
         options = [to for to in range(positions_left + 1) if not (alone and to == position)]
-        game.ask(game.owner(card), "move", options, self.move, card, target)
+        game.ask(game.owner(card), MOVE, options, self.move, card, target)
 
     def move(self, game: Effects, card: CardId, target: CardId, to: int) -> None:
         game.move(target, to)
