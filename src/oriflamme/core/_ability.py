@@ -21,6 +21,7 @@ One ability object serves every game of a registry: keep no state on it.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import ClassVar, Final
 
 from ._compiling import mypyc_attr
@@ -43,8 +44,10 @@ class Ability:
     #: words it may offer. A continuation not named answers a ``target`` question (as
     #: ``ask_target`` asks). A saved game waiting on a question is refused if the
     #: continuation it resumes is named here with another kind, or other words; it is
-    #: read only when a save or a position is loaded, never in play.
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    #: read only when a save or a position is loaded, never in play. Read-only (a
+    #: MappingProxyType): one class serves every game, and a bot or an ability that
+    #: reaches it must not change what another game's save is checked against.
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({})
 
     def activate(self, game: Effects, card: CardId) -> None:
         """Apply the ability, ``card`` acting. The default does nothing."""

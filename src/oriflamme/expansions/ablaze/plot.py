@@ -5,6 +5,7 @@ the effect above."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from oriflamme import Ability, SharedKind
@@ -42,7 +43,9 @@ CHOOSE_KIND: Final = ChooseKind()
 
 class Plot(Ability):
     # The Plot's words for its choice (A-Plot).
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"spent": (CHOOSE, *CHOICES)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"spent": (CHOOSE, *CHOICES)}
+    )
 
     # RULINGS A-Plot. Revealing it gained nothing (reveal_tokens: ability): its
     # tokens wait on it for this ability.

@@ -5,6 +5,7 @@ it is covered by another card."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from oriflamme import Ability, SharedKind
@@ -39,7 +40,9 @@ def discard_partners(game: Effects, partner: str, family: str) -> None:
 
 
 class Prince(Ability):
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"place_twin": (TwinKind.name,)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"place_twin": (TwinKind.name,)}
+    )
 
     # RULINGS A-Prince. Only the Prince's own reveal places the Twin: not a later
     # round, not a Plot (the Plot is the card being revealed), not an

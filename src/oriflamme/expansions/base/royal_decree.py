@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final
 
 from oriflamme import Ability, SharedKind
@@ -29,7 +30,7 @@ MOVE_KIND: Final = MoveKind()
 
 
 class RoyalDecree(Ability):
-    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = {"move": (MOVE,)}
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType({"move": (MOVE,)})
 
     # RULINGS B-Royal Decree: any top card but the Decree moves, with its face
     # and tokens, to a new position of its own (never onto another card); the
