@@ -47,32 +47,45 @@ class Engine:
     def __init__(self, state: State, rules: GameRules) -> None:
         self.effects = Effects(state, rules)
 
-    def apply(self, decision: Decision, answer: Answer) -> None:
-        """Apply a checked ``answer`` to the pending ``decision`` and play on.
+    def apply(
+        self, decision: Decision | None, answer: Answer | None, starting: bool = False
+    ) -> None:
+        """Apply a checked ``answer`` to the pending ``decision`` and play on to the next
+        question, all within the budget of one answer. No decision: play on from where
+        the game is (``starting``: a new game, which logs its first events first).
 
         An answer that goes over the game's budget (see :mod:`.budget`) raises a
         :class:`PluginError` naming the code that did and the bound; what it changed
         is for the caller to take back (``Game`` answers on a copy)."""
-        self._play(decision, answer, starting=False)
-
-    def start(self) -> None:
-        """Set a new game going: its first events, then play on to its first question."""
-        self._play(None, None, starting=True)
-
-    def run(self) -> None:
-        """Play on until a family must answer or the game is over (within the budget
-        of one answer, see :meth:`apply`)."""
-        self._play(None, None, starting=False)
-
-    def _play(self, decision: Decision | None, answer: Answer | None, *, starting: bool) -> None:
-        """Answer ``decision`` if one is given (or start the game), then play on to the
-        next question, all within the budget of one answer."""
         effects = self.effects
-        effects._renew()
+        # Each answer has a budget of its own (Effects._renew, spelled out: this runs
+        # once per answer, and compiled, a call costs more than the two stores).
+        budget = effects.budget
+        effects._steps = budget.steps
+        effects._lines = budget.lines
         s = effects._state
         try:
             if decision is not None:
-                self._answer(decision, answer)
+                # The engine's own kinds by its own steps, an ability's question by the
+                # continuation it asked with.
+                s.pending = None
+                kind = decision.kind
+                if kind == "reveal":
+                    card = decision.card
+                    assert card is not None
+                    if answer:
+                        self._reveal(card)
+                    else:
+                        self._decline(card)
+                elif kind == "place":
+                    assert isinstance(answer, Placement)
+                    self._place(decision.family, answer)
+                else:
+                    resume = s.resume
+                    assert resume is not None
+                    s.resume = None
+                    key, name, acting, args = resume
+                    self._continue(key, name, acting, args + (answer,))
             elif starting and effects._emitting:
                 effects._emit(GameStarted, (s.families[s.first], s.cards))
                 effects._emit(RoundStarted, (1, s.families[s.first]))
@@ -84,28 +97,14 @@ class Engine:
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
 
-    def _answer(self, decision: Decision, answer: Answer | None) -> None:
-        """Apply ``answer`` to ``decision``: the engine's own kinds by its own steps, an
-        ability's question by the continuation it asked with."""
-        s = self.effects._state
-        s.pending = None
-        kind = decision.kind
-        card = decision.card
-        if kind == "reveal":
-            assert card is not None
-            if answer:
-                self._reveal(card)
-            else:
-                self._decline(card)
-        elif kind == "place":
-            assert isinstance(answer, Placement)
-            self._place(decision.family, answer)
-        else:
-            resume = s.resume
-            assert resume is not None
-            s.resume = None
-            key, name, acting, args = resume
-            self._continue(key, name, acting, args + (answer,))
+    def start(self) -> None:
+        """Set a new game going: its first events, then play on to its first question."""
+        self.apply(None, None, True)
+
+    def run(self) -> None:
+        """Play on until a family must answer or the game is over (within the budget
+        of one answer, see :meth:`apply`)."""
+        self.apply(None, None)
 
     def _continue(self, key: str | None, name: str, card: CardId, args: tuple[Any, ...]) -> None:
         if key is None:

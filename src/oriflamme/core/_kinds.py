@@ -185,37 +185,42 @@ class PlaceKind(SharedKind):
     private_options = True  # they list the hand
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        # Checked against the game's own hand and queue, never against the options
-        # handed out (whoever holds them may have changed them).
-        family = decision.family
-        if type(answer) is Placement:  # an offered placement, as offered
-            # Read as plain objects: a Placement may hold anything a caller put in it.
-            given, where = cast("tuple[object, object]", answer)
-            if (
-                type(given) is int  # 1.0 == 1 and True == 1: exact types only
-                and (type(where) is int or type(where) is str)
-                and given in game.zone_of("hands", family)
-                and game.placeable(family, where)
-            ):
-                return answer
-        card, at = _placement_parts(decision, answer)
-        spot = _spot(game, decision, at)
-        hand = game.zone_of("hands", family)
-        if card in hand and game.placeable(family, spot):
-            return Placement(card, spot)
-        if card not in hand:
-            # Ids only, and not the hand: the sender may be another family (P4).
-            raise refuse(
-                decision,
-                f"card {shown(card)} is not in {family}'s hand: see its observation's hand",
-            )
-        if game.round < 2:
-            raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
+        return _placement(game, decision, answer)
+
+
+def _placement(game: Effects, decision: Decision, answer: object) -> Answer:
+    # Checked against the game's own hand and queue, never against the options
+    # handed out (whoever holds them may have changed them).
+    family = decision.family
+    state = game._state  # core's own kind: the hand read where it is kept
+    hand = state.hands[state.seat[family]]
+    if type(answer) is Placement:  # an offered placement, as offered
+        # Read as plain objects: a Placement may hold anything a caller put in it.
+        given, where = cast("tuple[object, object]", answer)
+        if (
+            type(given) is int  # 1.0 == 1 and True == 1: exact types only
+            and (type(where) is int or type(where) is str)
+            and given in hand
+            and game.placeable(family, where)
+        ):
+            return answer
+    card, at = _placement_parts(decision, answer)
+    spot = _spot(game, decision, at)
+    if card in hand and game.placeable(family, spot):
+        return Placement(card, spot)
+    if card not in hand:
+        # Ids only, and not the hand: the sender may be another family (P4).
         raise refuse(
             decision,
-            f"the top card of position {spot} belongs to {game.owner(game.top(int(spot)))}: "
-            "a family may stack only on a card it owns (RULINGS G4)",
+            f"card {shown(card)} is not in {family}'s hand: see its observation's hand",
         )
+    if game.round < 2:
+        raise refuse(decision, "cards may be stacked only from round 2 on (RULINGS G4)")
+    raise refuse(
+        decision,
+        f"the top card of position {spot} belongs to {game.owner(game.top(int(spot)))}: "
+        "a family may stack only on a card it owns (RULINGS G4)",
+    )
 
 
 def _placement_parts(decision: Decision, answer: object) -> tuple[CardId, object]:
@@ -259,9 +264,13 @@ class RevealKind(SharedKind):
     help = "reveal it, or keep it face down"
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
-        if type(answer) is not bool:
-            raise refuse(decision, f"a reveal is answered True or False, not {shown(answer)}")
-        return answer
+        return _reveal(decision, answer)
+
+
+def _reveal(decision: Decision, answer: object) -> Answer:
+    if type(answer) is not bool:
+        raise refuse(decision, f"a reveal is answered True or False, not {shown(answer)}")
+    return answer
 
 
 class TargetKind(SharedKind):
@@ -284,16 +293,21 @@ _TARGET: Final = TargetKind()
 BUILTIN_KINDS: tuple[DecisionKind, ...] = (_PLACE, _REVEAL, _TARGET)
 
 
-def builtin_kind(name: str) -> DecisionKind | None:
-    """The built-in kind of question called ``name`` (None: a plugin's kind, or none).
+def builtin_check(name: str, game: Effects, decision: Decision, answer: object) -> Answer | None:
+    """``answer`` to ``decision`` checked by the built-in kind called ``name``, as its
+    :meth:`~DecisionKind.check` does (None: no built-in kind has that name).
 
-    Every answer looks its kind up here: compiled, comparing the name with these few
-    is several times quicker than a lookup in a table, the engine's own two first (they
-    are asked most)."""
+    Every answer is checked here first. Compiled, comparing the name with these few
+    and calling a function is several times quicker than finding the kind in a table
+    and calling its method (a plugin may subclass a kind: a method is looked up by
+    name), the engine's own two first (they are asked most)."""
+    # An offered answer, as offered, is taken at once; anything else is checked in full.
     if name == "reveal":
-        return _REVEAL
+        return answer if type(answer) is bool else _reveal(decision, answer)
     if name == "place":
-        return _PLACE
+        return _placement(game, decision, answer)
     if name == "target":
-        return _TARGET
+        if type(answer) is int and answer in decision.options:
+            return answer
+        return _index(decision, answer, name)
     return None
