@@ -29,7 +29,7 @@ from ._engine import Engine
 from ._errors import AbilityError, ConfigError, IllegalAnswer
 from ._events import Event
 from ._guards import guarded_rules, run_guarded
-from ._kinds import DecisionKind, builtin_check
+from ._kinds import DecisionKind, builtin_check, refuse
 from ._observation import Observation, observe
 from ._plugins import Registry
 from ._position import Position, position_of
@@ -150,10 +150,8 @@ class Game:
         options = decision.options
         if type(number) is not int or not 0 <= number < len(options):
             count = indices(len(options), "option")
-            raise IllegalAnswer(
-                f"{decision.family} must answer a {decision.kind} decision: option "
-                f"{shown(number)} does not exist (the decision has {count})"
-            )
+            missing = f"option {shown(number)} does not exist (the decision has {count})"
+            raise refuse(decision, missing)
         self._commit(decision, options[number])
 
     def _check(self, decision: Decision, answer: object) -> Answer:

@@ -69,6 +69,13 @@ class DecisionKind:
     # Checks a kind may use for answers of common shapes, refused as the built-in
     # kinds refuse theirs.
 
+    def refuse(self, decision: Decision, why: str) -> IllegalAnswer:
+        """The refusal of an answer to ``decision`` because of ``why``, worded as the
+        built-in kinds word theirs (``red must answer a pick decision: <why>``): raise
+        it. ``why`` is read by whoever sent the answer, who may be another family: it
+        must not show the asked family's secrets."""
+        return refuse(decision, why)
+
     def queue_index(self, decision: Decision, answer: object) -> int:
         """``answer`` as a queue index that is one of the options (a whole number,
         never a bool), or :class:`IllegalAnswer` saying why."""
@@ -99,7 +106,9 @@ class DecisionKind:
 
 def refuse(decision: Decision, why: str) -> IllegalAnswer:
     """The refusal of an answer to ``decision``, for the family that must answer it."""
-    return IllegalAnswer(f"{decision.family} must answer a {decision.kind} decision: {why}")
+    kind = decision.kind
+    article = "an" if kind[:1] in ("a", "e", "i", "o", "u") else "a"  # an omen decision
+    return IllegalAnswer(f"{decision.family} must answer {article} {kind} decision: {why}")
 
 
 #: Options nest no deeper than a save holds them (.bounds), and hold no more values;

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from oriflamme import Ability, IllegalAnswer, SharedKind
+from oriflamme import Ability, SharedKind
 from oriflamme.text import counted
 
 if TYPE_CHECKING:
@@ -29,14 +29,11 @@ class OmenKind(SharedKind):
 
     def check(self, game: Effects, decision: Decision, answer: object) -> Answer:
         if type(answer) is not str:
-            raise IllegalAnswer(
-                f"{decision.family} must answer an omen decision with a word, not {answer!r}"
-            )
+            raise self.refuse(decision, f"an omen is a word, not {answer!r}")
         word = answer.strip().lower()
         if word not in decision.options:
-            raise IllegalAnswer(
-                f"{decision.family} must answer an omen decision: {answer!r} is not one of "
-                f"{', '.join(map(repr, decision.options))}"
+            raise self.refuse(
+                decision, f"{answer!r} is not one of {', '.join(map(repr, decision.options))}"
             )
         return word
 
