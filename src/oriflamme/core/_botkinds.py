@@ -16,7 +16,7 @@ values plugins build, so that the core does not depend on the bots.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -181,21 +181,6 @@ def _bot_setting(given: object, where: str) -> BotSetting:
                 f"{where}: setting {name!r}: the default {show(default)} is not a value it takes"
             )
     return given
-
-
-def merged_bot_kinds(contributions: Mapping[str, Any]) -> dict[str, BotKind]:
-    """Every plugin's bot kinds, by name: a name two plugins register is an error
-    naming both (neither can be chosen silently)."""
-    found: dict[str, BotKind] = {}
-    for name, part in contributions.items():
-        for bot in part.bot_kinds:
-            if bot.name in found:
-                raise PluginError(
-                    f"bot kind {bot.name!r} is provided by both plugin "
-                    f"{found[bot.name].plugin!r} and {name!r}"
-                )
-            found[bot.name] = bot
-    return found
 
 
 def _number(value: float, kind: type[Any]) -> str:
