@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
-from oriflamme.text import quote
+from oriflamme.text import cut, quote
 
 #: Methods that change nothing: a page of another site may read what the server would
 #: show anyone (the lobby's lists); it gets no token with it.
@@ -52,7 +52,7 @@ class HostsAndOrigins:
             if origin is not None and not same_site(origin.decode("latin-1"), host):
                 problem = (
                     403,
-                    f"requests from pages of another site ({origin.decode('latin-1')[:80]}) "
+                    f"requests from pages of another site ({cut(origin.decode('latin-1'), 80)}) "
                     "are refused",
                 )
         if problem is None:
