@@ -9,7 +9,9 @@ bounded time without running any of it.
 Values of known, plain types (JSON read from a save, a configuration's fields, a
 word typed on a command line) are written by ``repr`` and cut short by the smaller
 helpers here, which every message that quotes one uses: :func:`cut`, :func:`short`,
-:func:`quote` and :func:`one_line`.
+:func:`quote` and :func:`one_line`. They do not stand in for :func:`shown`: ``repr``
+runs a value's own code, which an answer from a bot or a plugin must not be trusted
+with. (A card file's value is written as YAML writes it: ``_yamlfile.show``.)
 """
 
 from __future__ import annotations

@@ -74,7 +74,10 @@ _SHORT.maxlevel = 2
 
 def show(value: object) -> str:
     """``value`` as YAML would write it, cut short, for a message that quotes what
-    it refuses (a list or a mapping says that it is one)."""
+    it refuses (a list or a mapping says that it is one).
+
+    Not :func:`._shown.short`: a card file's author reads ``null`` and ``true`` as
+    written, and a few items of a list rather than its type's name."""
     if value is None:
         return "null"
     if isinstance(value, bool):
