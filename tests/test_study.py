@@ -19,7 +19,6 @@ import pytest
 import oriflamme.study
 import oriflamme.study.run
 from oriflamme import COLOURS, Game, GameConfig, Registry
-from oriflamme.arguments import quote
 from oriflamme.bots import play_out
 from oriflamme.bots.kinds import parse_bots
 from oriflamme.cli import main
@@ -29,6 +28,7 @@ from oriflamme.study.report import FILES, PLOTS
 from oriflamme.study.run import play_games
 from oriflamme.study.tally import CARD_FIELDS, GROUPS, SHARE, Tally
 from oriflamme.testing import game_at
+from oriflamme.text import quote
 
 PNG = b"\x89PNG\r\n\x1a\n"
 

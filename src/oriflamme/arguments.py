@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any, NoReturn
 
 from oriflamme.limits import MAX_FAMILIES, MAX_SEED, MIN_FAMILIES
+from oriflamme.text import one_line, quote
 
 from .installed import version_line
 from .perft import add_perft
@@ -24,8 +25,6 @@ MAX_SIZE = 1000
 MAX_DIGITS = 20
 #: Characters in one text value.
 MAX_TEXT = 1000
-#: Characters of a bad value quoted back in a message.
-QUOTE = 40
 #: Characters in one error line.
 MAX_MESSAGE = 1000
 
@@ -38,17 +37,6 @@ EXIT_FAILED, EXIT_MISTAKE, EXIT_INTERRUPTED, EXIT_PIPE = 1, 2, 130, 141
 #: ``play``'s ``--families`` and ``--sets`` when left out. The parsed options hold
 #: None for them, so that ``--load`` can tell an option given from one left out.
 PLAY_FAMILIES, PLAY_SETS = 4, ("base",)
-
-
-def quote(text: str) -> str:
-    """``text`` as a message shows it: quoted, and cut to :data:`QUOTE` characters."""
-    return repr(text) if len(text) <= QUOTE else repr(text[:QUOTE]) + "..."
-
-
-def one_line(text: str) -> str:
-    """``text`` on one line of at most :data:`MAX_MESSAGE` characters."""
-    line = " ".join(text.split())
-    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 3] + "..."
 
 
 def _number(text: str, low: int, high: int) -> int:
@@ -167,7 +155,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(
-            EXIT_MISTAKE, f"{self.prog}: error: {one_line(message)} (see {self.prog} --help)\n"
+            EXIT_MISTAKE,
+            f"{self.prog}: error: {one_line(message, MAX_MESSAGE)} (see {self.prog} --help)\n",
         )
 
 

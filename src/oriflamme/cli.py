@@ -41,7 +41,7 @@ from typing import TextIO
 
 from oriflamme import ENTRY_POINT_GROUP, OriflammeError, PluginError, Registry, builtin_plugins
 from oriflamme.limits import MAX_SEED
-from oriflamme.text import escaped
+from oriflamme.text import QUOTE, escaped, one_line, quote
 
 from .arguments import (
     EXIT_FAILED,
@@ -54,10 +54,7 @@ from .arguments import (
     MAX_MESSAGE,
     MAX_SIZE,
     MAX_TEXT,
-    QUOTE,
     build_parser,
-    one_line,
-    quote,
 )
 from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
@@ -118,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         return serve_command(args)
     registry = _registry(args)
     for problem in registry.problems:
-        _say(f"oriflamme: warning: {one_line(problem)}")
+        _say(f"oriflamme: warning: {one_line(problem, MAX_MESSAGE)}")
     if args.command == "conformance":
         return conformance_command(args, registry)
     if args.command == "engine":
@@ -193,13 +190,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED
     except FileNotFoundError as exc:  # a path given that does not exist: a mistake
-        _say(f"oriflamme: error: {one_line(str(exc))}")
+        _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
         return EXIT_MISTAKE
     except OSError as exc:
         _drop_unwritable(sys.stdout)
         writing = exc.filename is None and exc.errno in _WRITE_ERRORS
-        _say(f"oriflamme: error: {'cannot write the output: ' * writing}{one_line(str(exc))}")
+        reason = one_line(str(exc), MAX_MESSAGE)
+        _say(f"oriflamme: error: {'cannot write the output: ' * writing}{reason}")
         return EXIT_FAILED
     except OriflammeError as exc:
-        _say(f"oriflamme: error: {one_line(str(exc))}")
+        _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
         return EXIT_MISTAKE

@@ -32,9 +32,9 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
 from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
-from oriflamme.text import Story, Words, answer_text, escaped, question_text, view_lines
+from oriflamme.text import Story, Words, answer_text, escaped, question_text, quote, view_lines
 
-from .arguments import PLAY_FAMILIES, PLAY_SETS, quote
+from .arguments import PLAY_FAMILIES, PLAY_SETS
 from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot, bot_seed
 from .choices import game_config

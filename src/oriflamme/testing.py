@@ -32,6 +32,8 @@ from .conformance.position import build_game
 from .conformance.runner import ScenarioResult, find_scenarios, run_file
 from .conformance.scenario import load_scenario, parse_scenario
 
+__all__ = ["game_at", "game_from_scenario", "registry_with", "run_scenarios", "scenario_tests"]
+
 
 def registry_with(
     plugins: Mapping[str, object] | None = None, *, entry_points: bool = False

@@ -108,6 +108,9 @@ def decode(line: bytes, *, strict: bool = False) -> dict[str, Any]:
 
 
 def _quoted(line: bytes) -> str:
+    """A line an engine sent, for a message: not :func:`oriflamme.text.quote`, which
+    quotes by ``repr``; bytes that are not UTF-8 and characters that are not printable
+    are written as escapes, and the cut falls inside the quotes."""
     text = printable(line.rstrip(b"\r\n").decode("utf-8", "backslashreplace"))
     return f"'{text}'" if len(text) <= 60 else f"'{text[:57]}'..."
 

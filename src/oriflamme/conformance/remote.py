@@ -26,6 +26,7 @@ from types import TracebackType
 from typing import IO, Any, NoReturn, cast
 
 from oriflamme import OriflammeError
+from oriflamme.text import one_line
 from oriflamme.yamlfile import show
 
 from .engines import Engine, Setup
@@ -123,8 +124,7 @@ class RemoteEngine(Engine):
         max_line: int = MAX_LINE,
         hello_timeout: float = TIMEOUT,
     ) -> None:
-        shown = " ".join(command.split())
-        shown = shown if len(shown) <= 60 else shown[:57] + "..."
+        shown = one_line(command, 60)
         self.label = f'engine "{shown}"'
         try:
             self.argv = shlex.split(command)

@@ -19,6 +19,7 @@ from pathlib import Path
 import attrs
 
 from oriflamme import OriflammeError, Registry
+from oriflamme.text import cut
 
 from .engines import Engine, LocalEngine, Setup, engine_answer
 from .expect import differences
@@ -80,9 +81,10 @@ INTERNAL = "internal error"
 
 def _one_line(text: str) -> str:
     """``text`` on one line, cut short, and safe to print: an engine's words may hold
-    escape sequences or bidi overrides, which are shown escaped."""
-    line = printable(" ".join(text.split()))
-    return line if len(line) <= MAX_REASON else line[: MAX_REASON - 3] + "..."
+    escape sequences or bidi overrides, which are shown escaped. Not :func:`one_line`:
+    the escaping comes between the folding of white space and the cut, so that an
+    escape counts in the length and a line break is folded rather than escaped."""
+    return cut(printable(" ".join(text.split())), MAX_REASON)
 
 
 def run_file(path: str | Path, registry: Registry, engine: Engine | None = None) -> ScenarioResult:

@@ -112,6 +112,7 @@ from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from ._position import LABEL, Position, QueueCard
 from ._rules import GameRules
 from ._saves import snapshot
+from ._shown import QUOTE, cut, one_line, quote, short
 from ._state import PHASES, PILES
 from ._tables import MAX_VARIANT_INT, MAX_VARIANT_TEXT
 from ._variants import Variant
@@ -147,6 +148,7 @@ __all__ = [
     "MIN_FAMILIES",
     "PHASES",
     "PILES",
+    "QUOTE",
     "Ability",
     "AbilityError",
     "Activated",
@@ -203,6 +205,7 @@ __all__ = [
     "YamlDocument",
     "builtin_plugins",
     "control_problem",
+    "cut",
     "escaped",
     "event_to_dict",
     "game_of",
@@ -211,10 +214,13 @@ __all__ = [
     "i64",
     "languages",
     "mypyc_attr",
+    "one_line",
     "parse_yaml",
     "question_bytes",
     "question_problem",
+    "quote",
     "read_text",
+    "short",
     "show",
     "snapshot",
     "value_bytes",

@@ -16,7 +16,7 @@ values plugins build, so that the core does not depend on the bots.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -24,6 +24,7 @@ import attrs
 from ._bounds import MAX_INT
 from ._cardsets import KEY_RULE, is_key
 from ._errors import ConfigError, PluginError
+from ._shown import quote
 from ._yamlfile import show
 
 SettingValue = int | float | str
@@ -62,7 +63,7 @@ class BotSetting:
         if self.type is str:
             if self.choices and written not in self.choices:
                 raise ConfigError(
-                    f"{where} is one of {', '.join(self.choices)}, not {_quote(written)}"
+                    f"{where} is one of {', '.join(self.choices)}, not {quote(written)}"
                 )
             if not written or len(written) > MAX_WORD or not written.isprintable():
                 raise ConfigError(f"{where} is a word of 1 to {MAX_WORD} characters")
@@ -81,7 +82,7 @@ class BotSetting:
                     raise ValueError(written)
         except ValueError:
             what = "a whole number" if self.type is int else "a number"
-            raise ConfigError(f"{where} is {what}, not {_quote(written)}") from None
+            raise ConfigError(f"{where} is {what}, not {quote(written)}") from None
         if (self.low is not None and value < self.low) or (
             self.high is not None and value > self.high
         ):
@@ -118,7 +119,7 @@ class BotKind:
             if setting.name == name:
                 return setting
         known = ", ".join(s.name for s in self.settings) or "none"
-        raise ConfigError(f"bot {self.name!r} has no setting {_quote(name)} (settings: {known})")
+        raise ConfigError(f"bot {self.name!r} has no setting {quote(name)} (settings: {known})")
 
     def defaults(self) -> dict[str, SettingValue | None]:
         return {setting.name: setting.default for setting in self.settings}
@@ -182,24 +183,5 @@ def _bot_setting(given: object, where: str) -> BotSetting:
     return given
 
 
-def merged_bot_kinds(contributions: Mapping[str, Any]) -> dict[str, BotKind]:
-    """Every plugin's bot kinds, by name: a name two plugins register is an error
-    naming both (neither can be chosen silently)."""
-    found: dict[str, BotKind] = {}
-    for name, part in contributions.items():
-        for bot in part.bot_kinds:
-            if bot.name in found:
-                raise PluginError(
-                    f"bot kind {bot.name!r} is provided by both plugin "
-                    f"{found[bot.name].plugin!r} and {name!r}"
-                )
-            found[bot.name] = bot
-    return found
-
-
 def _number(value: float, kind: type[Any]) -> str:
     return str(int(value)) if kind is int or value == int(value) else str(value)
-
-
-def _quote(text: str) -> str:
-    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."

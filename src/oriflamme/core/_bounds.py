@@ -37,6 +37,7 @@ import math
 from typing import Final
 
 from ._errors import ConfigError
+from ._shown import short
 
 #: The largest whole number, either side of 0, a game holds: what a JSON reader in
 #: another language keeps in 64 bits. The server draws seeds below it
@@ -214,5 +215,4 @@ def _number(value: object) -> str:
     (Python refuses to write one of more than 4,300)."""
     if type(value) is int and value.bit_length() > 100:
         return f"a whole number of {value.bit_length()} bits"
-    text = repr(value)
-    return text if len(text) <= 60 else f"{text[:57]}..."
+    return short(value)

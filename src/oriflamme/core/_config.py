@@ -10,6 +10,7 @@ import attrs
 
 from ._bounds import check_seed
 from ._errors import ConfigError
+from ._shown import short
 
 FAMILY_PATTERN = re.compile(r"[a-z][a-z0-9_-]{0,31}")  # whole names only: fullmatch
 #: The families' colours in the boxes, in the order a new game seats them.
@@ -30,7 +31,7 @@ def _tuple(value: Iterable[str] | str) -> tuple[str, ...]:
     if isinstance(value, str):
         return (value,)
     if not isinstance(value, Iterable) or isinstance(value, Mapping):
-        raise ConfigError(f"a list of names is expected, not {_shown(value)}")
+        raise ConfigError(f"a list of names is expected, not {short(value)}")
     return tuple(value)
 
 
@@ -38,15 +39,10 @@ def _pairs(value: Mapping[str, Any] | Iterable[tuple[str, Any]]) -> tuple[tuple[
     try:
         pairs = dict(value)  # a mapping, or the pairs a configuration keeps
     except (TypeError, ValueError):
-        raise ConfigError(f"variants map names to values, not {_shown(value)}") from None
+        raise ConfigError(f"variants map names to values, not {short(value)}") from None
     if not all(type(name) is str for name in pairs):
-        raise ConfigError(f"variant names are strings, not {_shown(list(pairs))}")
+        raise ConfigError(f"variant names are strings, not {short(list(pairs))}")
     return tuple(sorted(pairs.items()))
-
-
-def _shown(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 @attrs.frozen
@@ -82,7 +78,7 @@ class GameConfig:
         for family in self.families:
             if not isinstance(family, str) or not FAMILY_PATTERN.fullmatch(family):
                 raise ConfigError(
-                    f"family name {_shown(family)} must be a lowercase word like 'red' or 'house_2'"
+                    f"family name {short(family)} must be a lowercase word like 'red' or 'house_2'"
                 )
         if len(set(self.families)) != count:
             raise ConfigError(f"family names must differ: {', '.join(self.families)}")
@@ -95,12 +91,12 @@ class GameConfig:
             )
         if self.first_player is not None and self.first_player not in self.families:
             raise ConfigError(
-                f"first player {_shown(self.first_player)} is not one of the "
+                f"first player {short(self.first_player)} is not one of the "
                 f"families ({', '.join(self.families)})"
             )
         if self.direction is not None and self.direction not in DIRECTIONS:
             raise ConfigError(
-                f"direction {_shown(self.direction)} must be one of {', '.join(DIRECTIONS)}"
+                f"direction {short(self.direction)} must be one of {', '.join(DIRECTIONS)}"
             )
         check_seed(self.seed)
         if len(self.variants) > MAX_NAMES:
@@ -124,10 +120,10 @@ class GameConfig:
         field of its exact type (a whole number is never a bool or a float), no field
         unknown, then :meth:`check`. Anything else raises :class:`ConfigError`."""
         if not isinstance(data, Mapping):
-            raise ConfigError(f"a configuration is an object, not {_shown(data)}")
+            raise ConfigError(f"a configuration is an object, not {short(data)}")
         for name in data:
             if name not in FIELDS:
-                raise ConfigError(f"a configuration has no field {_shown(name)}")
+                raise ConfigError(f"a configuration has no field {short(name)}")
         for name in FIELDS:
             if name not in data and name not in OPTIONAL:
                 raise ConfigError(f"the configuration has no {name!r}")

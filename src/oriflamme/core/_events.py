@@ -17,6 +17,7 @@ from typing import Any, Literal, NamedTuple
 
 from ._errors import SaveError
 from ._identity import CardId
+from ._shown import short
 
 # Each event's ``kind`` is its last field, with its one value as default: events of
 # two kinds never compare equal, and the kind travels with the event's fields.
@@ -344,8 +345,8 @@ def _text(value: object, where: str, families: tuple[str, ...] | None) -> str:
 
 
 def _short(value: object) -> str:
-    text = repr(value) if not isinstance(value, Mapping | list) else type(value).__name__
-    return text if len(text) <= 60 else f"{text[:57]}..."
+    """``value`` for a message about a save's event: a list or an object only named."""
+    return short(value, named=(Mapping, list))
 
 
 def _listed(value: Any) -> Any:

@@ -17,6 +17,7 @@ import attrs
 from ._bounds import MAX_TOKENS
 from ._errors import PositionError
 from ._identity import CardId
+from ._shown import short
 from ._state import PILES, State
 
 #: A card label: ``<family>.<key>``, or ``<family>.<key>.<n>`` for copies after the first.
@@ -24,8 +25,9 @@ LABEL = re.compile(r"^([a-z][a-z0-9_-]*)\.([a-z][a-z0-9_]*)(?:\.([1-9][0-9]*))?\
 
 
 def _shown(value: object) -> str:
-    text = repr(value) if not isinstance(value, Mapping | list | tuple) else type(value).__name__
-    return text if len(text) <= 40 else f"{text[:37]}..."
+    """``value`` for a message about a position: shorter than a save's, and a list, a
+    tuple or a mapping only named."""
+    return short(value, 40, named=(Mapping, list, tuple))
 
 
 def _label(value: object, where: str) -> None:

@@ -202,7 +202,7 @@ class Queue:
             for i, stack in enumerate(queue):
                 if s.owner(stack[-1]) == family:
                     found.append(i)
-        else:
+        else:  # no Bribery token: each owner is its colour (State.owner), read without a call
             colours = s.identity.colours
             for i, stack in enumerate(queue):
                 if colours[stack[-1]] == family:

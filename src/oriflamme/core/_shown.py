@@ -5,6 +5,13 @@ Refusals (:class:`~oriflamme.IllegalAnswer`) and a plugin's errors repeat what t
 were given. What they were given may be anything: huge, nested in itself, of a type
 whose own ``__repr__`` or ``__eq__`` does what it likes. :func:`shown` writes it in a
 bounded time without running any of it.
+
+Values of known, plain types (JSON read from a save, a configuration's fields, a
+word typed on a command line) are written by ``repr`` and cut short by the smaller
+helpers here, which every message that quotes one uses: :func:`cut`, :func:`short`,
+:func:`quote` and :func:`one_line`. They do not stand in for :func:`shown`: ``repr``
+runs a value's own code, which an answer from a bot or a plugin must not be trusted
+with. (A card file's value is written as YAML writes it: ``_yamlfile.show``.)
 """
 
 from __future__ import annotations
@@ -22,6 +29,35 @@ SHOWN = 80
 _WRITTEN_BITS = 4 * SHOWN
 #: How deep into nested lists a refusal looks.
 _SHOWN_DEPTH = 10
+#: The most of a value an error names by :func:`short` (60 characters with the ``...``).
+SHORT = 60
+#: The most of a word from a person that :func:`quote` repeats (before its ``...``).
+QUOTE = 40
+
+
+def cut(text: str, most: int = SHORT) -> str:
+    """``text`` if it is at most ``most`` characters long, else its start and ``...``
+    (``most`` characters in all)."""
+    return text if len(text) <= most else f"{text[: most - 3]}..."
+
+
+def short(value: object, most: int = SHORT, *, named: tuple[type, ...] = ()) -> str:
+    """``value`` as ``repr`` writes it, :func:`cut` to ``most`` characters; one of the
+    types ``named`` (a list, a mapping: too long to be worth reading) only by its
+    type's name."""
+    return cut(type(value).__name__ if isinstance(value, named) else repr(value), most)
+
+
+def quote(text: str, most: int = QUOTE) -> str:
+    """``text`` quoted as ``repr`` quotes it, its first ``most`` characters only and
+    then ``...``: the closing quote says where what was written stops."""
+    return repr(text) if len(text) <= most else repr(text[:most]) + "..."
+
+
+def one_line(text: str, most: int) -> str:
+    """``text`` on one line (each run of white space one space), :func:`cut` to
+    ``most`` characters."""
+    return cut(" ".join(text.split()), most)
 
 
 def shown(answer: object) -> str:
@@ -38,7 +74,7 @@ def shown(answer: object) -> str:
     parts: list[str] = []
     _write(answer, parts, [SHOWN + 1], 0, [])
     text = "".join(parts)
-    return text if len(text) <= SHOWN else f"{text[: SHOWN - 3]}..."
+    return cut(text, SHOWN)
 
 
 def _write(value: object, parts: list[str], left: list[int], depth: int, open_: list[int]) -> None:

@@ -20,7 +20,7 @@ import attrs
 import pluggy
 
 from ._ability import Ability
-from ._botkinds import BotKind, check_bot_kind, merged_bot_kinds
+from ._botkinds import BotKind, check_bot_kind
 from ._bounds import MAX_INT
 from ._cardsets import KEY_RULE, CardDef, CardSet, is_key
 from ._errors import OriflammeError, PluginError
@@ -110,53 +110,38 @@ class Tables:
         for name in left_out:
             manager.unregister(name=name)  # its event hooks must not run either
         sets: dict[str, CardSet] = {}
+        set_plugins: dict[str, str] = {}
         cards: dict[str, CardDef] = {}
+        card_sets: dict[str, str] = {}  # card key -> its set and plugin, as a message names them
         abilities: dict[str, Ability] = {}
         ability_plugins: dict[str, str] = {}
         variants: dict[str, Variant] = {}
+        variant_plugins: dict[str, str] = {}
         kinds: dict[str, DecisionKind] = {kind.name: kind for kind in BUILTIN_KINDS}
         kind_plugins: dict[str, str] = dict.fromkeys(kinds, "oriflamme")
         for name, part in contributions.items():
             for card_set in part.sets:
-                if card_set.name in sets:
-                    raise PluginError(
-                        f"card set {card_set.name!r} is provided by both plugin "
-                        f"{sets[card_set.name].plugin!r} and {name!r}"
-                    )
+                _claim(set_plugins, card_set.name, name, _TWO_SETS)
                 sets[card_set.name] = card_set
                 for card in card_set.cards:
-                    if card.key in cards:
-                        other = sets[cards[card.key].set]
-                        raise PluginError(
-                            f"card {card.key!r} is provided by both set {other.name!r} "
-                            f"(plugin {other.plugin!r}) and set {card_set.name!r} "
-                            f"(plugin {name!r})"
-                        )
+                    _claim(card_sets, card.key, f"{card_set.name!r} (plugin {name!r})", _TWO_CARDS)
                     cards[card.key] = card
             for key, ability in part.abilities.items():
-                if key in abilities:
-                    raise PluginError(
-                        f"the ability of card {key!r} is provided by both plugin "
-                        f"{ability_plugins[key]!r} and {name!r}; a plugin that changes "
-                        "another's card implements replace_abilities"
-                    )
+                _claim(ability_plugins, key, name, _TWO_ABILITIES)
                 abilities[key] = ability
-                ability_plugins[key] = name
             for variant in part.variants:
-                if variant.name in variants:
-                    raise PluginError(
-                        f"variant {variant.name!r} is declared by both plugin "
-                        f"{variants[variant.name].plugin!r} and {name!r}"
-                    )
+                _claim(variant_plugins, variant.name, name, _TWO_VARIANTS)
                 variants[variant.name] = variant
             for asked in part.kinds:
-                if asked.name in kinds:
-                    raise PluginError(
-                        f"decision kind {asked.name!r} is provided by both "
-                        f"{kind_plugins[asked.name]!r} and plugin {name!r}"
-                    )
+                _claim(kind_plugins, asked.name, name, _TWO_KINDS)
                 kinds[asked.name] = asked
-                kind_plugins[asked.name] = name
+        # Bot kinds once the rest are in: a clash in the rules' own tables is named first.
+        bot_kinds: dict[str, BotKind] = {}
+        bot_plugins: dict[str, str] = {}
+        for name, part in contributions.items():
+            for bot in part.bot_kinds:
+                _claim(bot_plugins, bot.name, name, _TWO_BOT_KINDS)
+                bot_kinds[bot.name] = bot
         observers: dict[type[Any], Any] = {}
         hook_plugins: dict[CodeType, str] = {}
         observing: set[str] = set()
@@ -177,7 +162,7 @@ class Tables:
             ability_plugins=ability_plugins,
             variants=variants,
             kinds=kinds,
-            bot_kinds=merged_bot_kinds(contributions),
+            bot_kinds=bot_kinds,
             observers=observers,
             hook_plugins=hook_plugins,
             observing=frozenset(observing),
@@ -190,6 +175,7 @@ class Tables:
     ) -> dict[str, tuple[str, Ability]]:
         """The abilities plugins replace for a game with ``variants``: key -> (plugin, ability)."""
         replaced: dict[str, tuple[str, Ability]] = {}
+        replacing: dict[str, str] = {}  # card key -> the plugin that replaces its ability
         for name in self.contributions:
             if "replace_abilities" not in self.contributions[name].hooks:
                 continue
@@ -209,11 +195,7 @@ class Tables:
                     raise PluginError(
                         f"plugin {name!r} replaces the ability of {key!r}, which no plugin provides"
                     )
-                if key in replaced:
-                    raise PluginError(
-                        f"the ability of {key!r} is replaced by both plugin "
-                        f"{replaced[key][0]!r} and {name!r}"
-                    )
+                _claim(replacing, key, name, _TWO_REPLACEMENTS)
                 replaced[key] = (name, ability)
         return replaced
 
@@ -274,6 +256,28 @@ def _check_replacements(
     out by every game."""
     defaults = {v.name: v.default for part in contributions.values() for v in part.variants}
     _abilities(_call(manager, name, "replace_abilities", variants=defaults), "replace_abilities")
+
+
+# What two plugins claiming one name are told (see :func:`_claim`).
+_TWO_SETS = "card set {key!r} is provided by both plugin {first!r} and {second!r}"
+_TWO_CARDS = "card {key!r} is provided by both set {first} and set {second}"
+_TWO_ABILITIES = (
+    "the ability of card {key!r} is provided by both plugin {first!r} and {second!r}; "
+    "a plugin that changes another's card implements replace_abilities"
+)
+_TWO_VARIANTS = "variant {key!r} is declared by both plugin {first!r} and {second!r}"
+_TWO_KINDS = "decision kind {key!r} is provided by both {first!r} and plugin {second!r}"
+_TWO_BOT_KINDS = "bot kind {key!r} is provided by both plugin {first!r} and {second!r}"
+_TWO_REPLACEMENTS = "the ability of {key!r} is replaced by both plugin {first!r} and {second!r}"
+
+
+def _claim(owners: dict[str, str], key: str, owner: str, conflict: str) -> None:
+    """Give ``key`` to ``owner`` in ``owners``; a key another owner already has is a
+    :class:`PluginError` naming both, ``conflict`` filled in with ``key``, ``first``
+    (who has it) and ``second`` (``owner``): neither can be chosen silently."""
+    if key in owners:
+        raise PluginError(conflict.format(key=key, first=owners[key], second=owner))
+    owners[key] = owner
 
 
 def _unique(names: list[str], what: str) -> None:

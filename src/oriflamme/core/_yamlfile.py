@@ -34,6 +34,7 @@ import attrs
 import yaml
 
 from ._errors import OriflammeError
+from ._shown import quote
 from ._words import RULE, control_problem
 
 Key = str | int
@@ -73,7 +74,10 @@ _SHORT.maxlevel = 2
 
 def show(value: object) -> str:
     """``value`` as YAML would write it, cut short, for a message that quotes what
-    it refuses (a list or a mapping says that it is one)."""
+    it refuses (a list or a mapping says that it is one).
+
+    Not :func:`._shown.short`: a card file's author reads ``null`` and ``true`` as
+    written, and a few items of a list rather than its type's name."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -340,7 +344,7 @@ def _check_scalar(
     except yaml.MarkedYAMLError as exc:
         raise error(f"{path}:{line}: not valid YAML: {exc.problem or exc}") from None
     except Exception as exc:  # PyYAML's builders raise whatever int() or date() raise
-        raise error(f"{path}:{line}: cannot read {node.value[:40]!r}: {exc}") from None
+        raise error(f"{path}:{line}: cannot read {quote(node.value)}: {exc}") from None
 
 
 def _check_unique_keys(node: yaml.MappingNode, path: str, error: type[OriflammeError]) -> None:
@@ -352,7 +356,7 @@ def _check_unique_keys(node: yaml.MappingNode, path: str, error: type[OriflammeE
             line = k.start_mark.line + 1
             if k.value in seen:
                 raise error(
-                    f"{path}:{line}: key {k.value[:40]!r} is given twice "
+                    f"{path}:{line}: key {quote(k.value)} is given twice "
                     f"(first at line {seen[k.value]})"
                 )
             seen[k.value] = line

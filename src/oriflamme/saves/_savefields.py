@@ -14,12 +14,12 @@ from typing import Any
 from ..core._bounds import MAX_STRING, value_problem
 from ..core._errors import SaveError
 from ..core._identity import CardId
+from ..core._shown import short as _short
 
 
 def short(value: object) -> str:
     """``value`` for a message: cut short, and a list or an object only named."""
-    text = repr(value) if not isinstance(value, dict | list) else type(value).__name__
-    return text if len(text) <= 60 else f"{text[:57]}..."
+    return _short(value, named=(dict, list))
 
 
 class Fields:

@@ -30,6 +30,7 @@ from ..core._decisions import Continuation, Decision
 from ..core._engine import Engine
 from ..core._errors import PositionError, SaveError
 from ..core._guards import guarded_rules
+from ..core._shown import cut, short
 from ..core._state import State
 from ._legality import check_state
 
@@ -72,7 +73,7 @@ def try_answers(state: State, loadable: Collection[str] = ()) -> None:
                 what = "a state the rules forbid" if isinstance(exc, PositionError) else "a failure"
                 raise PositionError(
                     f"answering {_answers(state.pending, answers)} leads to {what} "
-                    f"({type(exc).__name__}: {_short(str(exc))})"
+                    f"({type(exc).__name__}: {cut(str(exc))})"
                 ) from None
             following = trial.pending
             if following is not None and waiting and trial.tasks[:1] == waiting:
@@ -136,9 +137,5 @@ def _check_declared(state: State, loadable: Collection[str]) -> bool:
 
 def _answers(first: Decision | None, answers: tuple[object, ...]) -> str:
     kind = first.kind if first is not None else "?"
-    shown = ", then ".join(_short(repr(answer)) for answer in answers)
+    shown = ", then ".join(short(answer) for answer in answers)
     return f"its {kind} decision with {shown}"
-
-
-def _short(value: str) -> str:
-    return value if len(value) <= 60 else f"{value[:57]}..."

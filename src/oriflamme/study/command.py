@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from oriflamme import ConfigError, Game, Registry
+from oriflamme.text import quote
 
-from ..arguments import quote
 from ..bots.kinds import parse_bots
 from ..choices import describe_cards, game_config
 from ..simulate import progress_bar

@@ -12,7 +12,10 @@
   :class:`Story` (told as the game goes) and :func:`story_lines` (all of it at once);
 * text from a plugin or a save shown safely, control characters escaped
   (:func:`escaped`, :func:`control_problem`), and counts written out
-  (:func:`counted`: ``3 cards``).
+  (:func:`counted`: ``3 cards``);
+* a value an error names, cut short as every message cuts it: :func:`quote` (a word
+  someone typed, quoted), :func:`short` (any value, as ``repr`` writes it),
+  :func:`cut` and :func:`one_line` (text already written).
 
 The engine (:mod:`oriflamme` and what it is made of) imports nothing from here: it
 holds facts, and this package words them, so another language is another set of
@@ -25,21 +28,26 @@ language, say, when there is a second one) without breaking an import.
 """
 
 # The engine's own words come first: the modules below import them from here.
-from ..core import control_problem, escaped
+from ..core import QUOTE, control_problem, cut, escaped, one_line, quote, short
 from ._describe import Words, game_table, table, view_lines
 from ._kinds import Naming, answer_text, counted, question_text
 from ._story import Story, story_lines
 
 __all__ = [
+    "QUOTE",
     "Naming",
     "Story",
     "Words",
     "answer_text",
     "control_problem",
     "counted",
+    "cut",
     "escaped",
     "game_table",
+    "one_line",
     "question_text",
+    "quote",
+    "short",
     "story_lines",
     "table",
     "view_lines",

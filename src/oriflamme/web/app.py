@@ -26,6 +26,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from oriflamme import ConfigError, SaveError
+from oriflamme.text import cut
 
 from .installed import installed
 from .limits import Limits, client
@@ -101,7 +102,7 @@ async def read_json(request: Request) -> Any:
     try:
         return json.loads(body)
     except (ValueError, RecursionError) as exc:
-        raise Refused(400, f"the request body is not JSON: {str(exc)[:120]}") from exc
+        raise Refused(400, f"the request body is not JSON: {cut(str(exc), 120)}") from exc
 
 
 def _tables(request: Request | WebSocket) -> Tables:

@@ -15,6 +15,7 @@ import attrs
 
 from oriflamme import COLOURS, ConfigError, GameConfig
 from oriflamme.limits import MAX_FAMILIES, MAX_NAMES, MIN_FAMILIES
+from oriflamme.text import quote
 
 FIELDS = (
     "families",
@@ -62,7 +63,7 @@ def read_request(
         raise ConfigError(f"the request must be a JSON object, not {_kind(body)}")
     for name in body:
         if name not in FIELDS:
-            raise ConfigError(f"unknown field {str(name)[:40]!r} (known: {', '.join(FIELDS)})")
+            raise ConfigError(f"unknown field {quote(str(name))} (known: {', '.join(FIELDS)})")
     if "families" not in body:
         raise ConfigError("families is required: a count (3 to 5) or a list of family names")
     families = _families(body["families"])
@@ -86,7 +87,7 @@ def read_request(
         if name not in optional_plugins:
             known = ", ".join(optional_plugins) or "none is installed"
             raise ConfigError(
-                f"without: {name[:40]!r} is not a plugin that can be left out ({known})"
+                f"without: {quote(name)} is not a plugin that can be left out ({known})"
             )
     first = body.get("first_player")
     if first is not None and (type(first) is not str or first not in families):
@@ -101,7 +102,7 @@ def read_request(
     for family in bots:
         if family not in families:
             raise ConfigError(
-                f"bots: {str(family)[:40]!r} is not a family of this game ({', '.join(families)})"
+                f"bots: {quote(str(family))} is not a family of this game ({', '.join(families)})"
             )
     config = GameConfig(
         families=tuple(families),

@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import attrs
 
 from oriflamme import ConfigError
+from oriflamme.text import quote
 
 
 @attrs.frozen
@@ -35,7 +36,7 @@ class Rate:
         if rate is None or rate.count < 0 or not 0 < rate.seconds <= 86_400:
             raise ConfigError(
                 f"{option}: expected COUNT/SECONDS such as 20/60 (count 0: no limit), "
-                f"not {text[:40]!r}"
+                f"not {quote(text)}"
             )
         return rate
 

@@ -19,6 +19,8 @@ from urllib.parse import urlsplit
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from oriflamme.text import cut, quote
+
 #: Methods that change nothing: a page of another site may read what the server would
 #: show anyone (the lobby's lists); it gets no token with it.
 SAFE = frozenset({"GET", "HEAD", "OPTIONS"})
@@ -42,7 +44,7 @@ class HostsAndOrigins:
         if not self.allowed(host):
             problem = (
                 400,
-                f"this server does not answer to the host {host[:80]!r}: it answers to IP "
+                f"this server does not answer to the host {quote(host, 80)}: it answers to IP "
                 "addresses, localhost and the names given to serve --allowed-hosts",
             )
         elif scope["type"] == "websocket" or scope.get("method") not in SAFE:
@@ -50,7 +52,7 @@ class HostsAndOrigins:
             if origin is not None and not same_site(origin.decode("latin-1"), host):
                 problem = (
                     403,
-                    f"requests from pages of another site ({origin.decode('latin-1')[:80]}) "
+                    f"requests from pages of another site ({cut(origin.decode('latin-1'), 80)}) "
                     "are refused",
                 )
         if problem is None:

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from oriflamme import ConfigError, OriflammeError
+from oriflamme.text import quote
 
 from . import limits as limits_module
 from .limits import Limits, Rate, fields, option
@@ -117,7 +118,7 @@ def add_serve(commands: Any) -> None:
 
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
-        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a port number (0 to 65535)")
+        raise argparse.ArgumentTypeError(f"{quote(text, 20)} is not a port number (0 to 65535)")
     return int(text)
 
 
@@ -130,7 +131,7 @@ def _addresses(text: str) -> tuple[str, ...]:
             ipaddress.ip_network(address, strict=False)
         except ValueError:
             raise argparse.ArgumentTypeError(
-                f"{address[:40]!r} is not an IP address or network (such as 10.0.0.0/8)"
+                f"{quote(address)} is not an IP address or network (such as 10.0.0.0/8)"
             ) from None
     return found
 
@@ -172,7 +173,7 @@ def _parser(name: str, kind: Any) -> Callable[[str], object]:
             raise argparse.ArgumentTypeError(str(exc).removeprefix(f"{option(name)}: ")) from None
         except ValueError:
             what = "a whole number" if kind is int else "a number"
-            raise argparse.ArgumentTypeError(f"expected {what}, not {text[:40]!r}") from None
+            raise argparse.ArgumentTypeError(f"expected {what}, not {quote(text)}") from None
         return tuple(part.strip() for part in text.split(",") if part.strip())
 
     return parse

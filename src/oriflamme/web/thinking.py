@@ -79,6 +79,7 @@ from typing import Any
 import attrs
 
 from oriflamme import ConfigError, GameRules, Observation, Registry
+from oriflamme.text import cut
 
 from .limits import Limits
 from .players import make_bot
@@ -427,7 +428,7 @@ class Thinkers:
         if "failed" in reply:
             # The kind of failure only: its message might name what the bot saw.
             log.warning(
-                "game %s: the %s bot failed (%s)", job.table, job.kind, str(reply["failed"])[:60]
+                "game %s: the %s bot failed (%s)", job.table, job.kind, cut(str(reply["failed"]))
             )
             self._finish(job, None)
         else:

@@ -19,7 +19,7 @@ class Apothecary(Ability):
         family = game.owner(card)
         own = game.index(card)
         queue = game.queue
-        friends = {i for i in range(len(queue)) if i != own and game.owner(queue[i][-1]) == family}
+        friends = {i for i in range(len(queue)) if i != own and game.owner(game.top(i)) == family}
         options = [
             i for i in range(len(queue)) if i != own and any(j in friends for j in game.adjacent(i))
         ]

@@ -15,6 +15,5 @@ class Lord(Ability):
     # down (Polish note: only the top of a stack counts).
     def activate(self, game: Effects, card: CardId) -> None:
         owner = game.owner(card)
-        queue = game.queue
-        bonus = sum(1 for i in game.adjacent(game.index(card)) if game.owner(queue[i][-1]) == owner)
+        bonus = sum(1 for i in game.adjacent(game.index(card)) if game.owner(game.top(i)) == owner)
         game.gain(owner, 1 + bonus, card)
