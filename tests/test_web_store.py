@@ -8,6 +8,7 @@ would have (their choices are seeded by game, family and step).
 
 from __future__ import annotations
 
+import json
 import random
 import signal
 import sqlite3
@@ -186,3 +187,50 @@ def test_the_server_log_never_shows_a_token(tmp_path: Path) -> None:
     assert "WebSocket" in logged
     assert token not in logged
     assert made["creator"] not in logged
+
+
+def test_a_game_saved_before_an_upgrade_plays_on(tmp_path: Path) -> None:
+    """A games file written by an older release: its saves name that release's
+    version, and its games still open and play on after the server is upgraded."""
+    db = tmp_path / "games.sqlite3"
+    rng = random.Random(SEED)
+    with server_process(db) as (url, process):
+        status, made = post(f"{url}/api/games", {"families": 3, "seed": SEED, "bots": {}})
+        assert status == 201
+        before = play_red(url, made, rng, 1)
+        assert before is not None
+        process.send_signal(signal.SIGKILL)
+        process.wait(30)
+    with sqlite3.connect(db) as connection:
+        rows = connection.execute("SELECT id, initial, save FROM games").fetchall()
+        assert rows
+        for game_id, *texts in rows:
+            older = []
+            for text in texts:
+                saved = json.loads(text)
+                plugins = saved["rules"]["plugins"]
+                assert plugins, "a save names the plugins of its rules"
+                for plugin in plugins:
+                    plugin[2] = "0.0.1"  # as a release before this one wrote it
+                older.append(json.dumps(saved))
+            connection.execute(
+                "UPDATE games SET initial = ?, save = ? WHERE id = ?", (*older, game_id)
+            )
+    with server_process(db) as (url, _):
+        status, view = get(f"{url}/api/games/{made['id']}", made["seats"]["red"])
+        assert status == 200, view
+        assert view["step"] == before["step"]
+        for field in ("queue", "hand", "influence", "round", "phase"):
+            assert view[field] == before[field], field
+        status, replayed = get(f"{url}/api/games/{made['id']}/replay?step=0", made["seats"]["red"])
+        assert status == 200, replayed
+        # Whoever's turn it is answers: the game plays on.
+        asked = {
+            family: seen
+            for family, token in made["seats"].items()
+            if (seen := get(f"{url}/api/games/{made['id']}", token)[1])["answers"]
+        }
+        assert len(asked) == 1, asked.keys()
+        ((family, seen),) = asked.items()
+        after = answer(url, made["id"], made["seats"][family], seen["answers"][0], seen["step"])
+        assert after["step"] == before["step"] + 1

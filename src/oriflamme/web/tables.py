@@ -328,7 +328,10 @@ class Tables:
             raise Refused(404, "there is no game with that id")
         request = Request.from_dict(stored.request)
         registry = self.registry(request.without)
-        game = load_game(stored.save, registry=registry)
+        # The server's own saves: one written before it was upgraded names the older
+        # version, and its game goes on under the rules installed now (the save is
+        # checked against them as it is read), never refused and lost to its players.
+        game = load_game(stored.save, registry=registry, allow_other_versions=True)
         for family, answer in stored.later:  # the answers since the last save
             game.answer(answer, family=family)
         table = self._keep(Table(stored, game, registry))
@@ -535,7 +538,7 @@ class Tables:
         """The view ``family`` had after ``step`` answers, rebuilt from the start."""
         if not 0 <= step <= table.step:
             raise Refused(400, f"step must be a whole number from 0 to {table.step}")
-        game = load_game(table.initial, registry=table.registry)
+        game = load_game(table.initial, registry=table.registry, allow_other_versions=True)
         for who, answer in self.store.answers(table.id, step):
             game.answer(answer, family=who)
         view = table.replay(family, game, step)
