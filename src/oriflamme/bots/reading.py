@@ -43,7 +43,7 @@ class Table:
         if me is None:
             raise ValueError("a bot reads the observation of its own family, not a spectator's")
         self.seen = seen
-        self.advice = advice  # what plugins' bot kinds say of their own cards
+        self.advice = advice  # what the bot knows of each card, by key
         # The same advice as a dict, read often (compiled, a Mapping's get is a method
         # call, a dict's is not); None: a Mapping of another kind, read as it is.
         self._told: dict[str, CardAdvice] | None = (
