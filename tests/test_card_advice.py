@@ -4,6 +4,7 @@ replaces the built-in card's own."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +15,7 @@ from oriflamme.bots import CardAdvice, HeuristicBot, Table
 from oriflamme.bots.cards import BUILTIN_ADVICE
 from oriflamme.testing import game_at, registry_with
 
+from .conftest import ROOT
 from .helpers import one_card_set
 from .test_decisions import ROADS, PickKind
 from .test_heuristic import asked, at
@@ -40,8 +42,18 @@ class Picker(Ability):
         game.gain(game.owner(card), 1, card)
 
 
+class Banner(Ability):
+    """Asks to raise or lower it (the card of docs/plugins.md's advice example)."""
+
+    def activate(self, game: Effects, card: CardId) -> None:
+        game.ask(game.owner(card), "pick", ("raise", "lower"), self.picked, card)
+
+    def picked(self, game: Effects, card: CardId, way: str) -> None:
+        game.gain(game.owner(card), 1, card)
+
+
 class Signs:
-    """The test plugin: a Pointer and a Picker, each a set of its own."""
+    """The test plugin: a Pointer, a Picker and a Banner, each a set of its own."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -51,18 +63,19 @@ class Signs:
         return [
             one_card_set(self.folder, "pointers", "pointer"),
             one_card_set(self.folder, "pickers", "picker"),
+            one_card_set(self.folder, "banners", "banner"),
         ]
 
     @hookimpl
     def register_abilities(self) -> dict[str, Ability]:
-        return {"pointer": Pointer(), "picker": Picker()}
+        return {"pointer": Pointer(), "picker": Picker(), "banner": Banner()}
 
     @hookimpl
     def register_decision_kinds(self) -> list[DecisionKind]:
         return [PickKind()]
 
 
-def signs_at(folder: Path, queue: list[Any]) -> Game:
+def signs_at(folder: Path, queue: list[Any], **state: Any) -> Game:
     """Red's face-down card first in ``queue``, about to be revealed, in round 3."""
     return game_at(
         {
@@ -70,8 +83,9 @@ def signs_at(folder: Path, queue: list[Any]) -> Game:
             "phase": "resolution",
             "queue": queue,
             "hands": {family: [f"{family}.spy"] for family in ("red", "blue", "green")},
+            **state,
         },
-        sets=["base", "pointers", "pickers"],
+        sets=["base", "pointers", "pickers", "banners"],
         plugins={"signs": Signs(folder)},
     )
 
@@ -148,3 +162,17 @@ def test_every_built_in_card_has_its_advice() -> None:
     assert set(BUILTIN_ADVICE) == set(registry_with().cards)
     for key, advice in BUILTIN_ADVICE.items():
         assert isinstance(advice, CardAdvice), key
+
+
+def test_the_advice_example_of_the_plugin_guide_steers_the_bot(tmp_path: Path) -> None:
+    text = (ROOT / "docs" / "plugins.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "def answer" in b]
+    assert len(blocks) == 1
+    found: dict[str, Any] = {}
+    exec(compile(blocks[0], "plugins.md", "exec"), found)  # the guide's own code
+    advice = found["BannerAdvice"]()
+    for influence, way in (({"red": 1, "blue": 3, "green": 1}, "raise"), ({"red": 3}, "lower")):
+        game = signs_at(tmp_path, ["red.banner", "blue.lord"], influence=influence)
+        game.answer(True)
+        asked(game, "pick")
+        assert HeuristicBot(0, advice={"banner": advice}).choose(game.observe("red")) == way
