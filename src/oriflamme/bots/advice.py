@@ -46,6 +46,11 @@ class CardAdvice:
     bait: ClassVar[bool] = False
     #: Whether a Shapeshifter may copy it (an Intrigue never is).
     copyable: ClassVar[bool] = True
+    #: What the card, face up, is bound to eliminate when it acts, a danger to the cards
+    #: there: :data:`~oriflamme.bots.reading.NEIGHBOURS` (one of its neighbours: a
+    #: Soldier, a Cutthroat), :data:`~oriflamme.bots.reading.ENDS` (the card at an end:
+    #: an Archer), or ``""`` (nothing the bot foresees).
+    threatens: ClassVar[str] = ""
 
     # Revealing.
 
@@ -196,10 +201,6 @@ def stake(table: Table, position: int) -> float:
     return found
 
 
-#: The cards an unseen card may be that punish whoever eliminates it (see kill_value).
-_AMBUSH, _TRAP = "ambush", "trap"
-
-
 def kill_value(table: Table, position: int, attacker: str, gain: bool = True) -> float:
     """What eliminating the top card at ``position`` brings us, our card ``attacker``
     (a key) doing it: the elimination's 1 (unless ``gain`` is False, a Cutthroat's
@@ -227,12 +228,17 @@ def kill_value(table: Table, position: int, attacker: str, gain: bool = True) ->
         return value
     bait = table.bait_chance(position)
     if bait:
-        # An unseen card: what each bait it may be would cost, by its odds.
-        ambush = table.chance(owner, _AMBUSH)
-        trap = bait - ambush
-        value -= ambush * advice_of(table, _AMBUSH).bite(table, w, loss) + trap * advice_of(
-            table, _TRAP
-        ).bite(table, w, loss)
+        # An unseen card: what each bait it may be would cost, by its odds (the last
+        # one's, what the others leave of the chance that it is one).
+        baits = table.baits()
+        cost = 0.0
+        left = bait
+        for other in baits[:-1]:
+            chance = table.chance(owner, other)
+            cost += chance * advice_of(table, other).bite(table, w, loss)
+            left -= chance
+        cost += left * advice_of(table, baits[-1]).bite(table, w, loss)
+        value -= cost
     return value
 
 

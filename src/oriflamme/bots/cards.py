@@ -26,7 +26,7 @@ from .advice import (
     worth,
 )
 from .moves import best_move, move_value
-from .reading import LAST_ROUND, Table
+from .reading import ENDS, LAST_ROUND, NEIGHBOURS, Table
 from .spots import spot
 
 if TYPE_CHECKING:
@@ -90,6 +90,7 @@ class Bait(Intrigue):
 
 class ArcherAdvice(CardAdvice):
     worth: ClassVar[float] = 1.3
+    threatens: ClassVar[str] = ENDS
 
     def activation(self, table: Table, position: int) -> float:
         return best([kill_value(table, i, "archer") for i in table.ends()])
@@ -103,6 +104,7 @@ class ArcherAdvice(CardAdvice):
 
 class SoldierAdvice(CardAdvice):
     worth: ClassVar[float] = 1.5
+    threatens: ClassVar[str] = NEIGHBOURS
 
     def activation(self, table: Table, position: int) -> float:
         return best([kill_value(table, i, "soldier") for i in table.adjacent(position)])
@@ -318,6 +320,7 @@ class QueenAdvice(CardAdvice):
 
 class CutthroatAdvice(CardAdvice):
     worth: ClassVar[float] = 1.0
+    threatens: ClassVar[str] = NEIGHBOURS
 
     def activation(self, table: Table, position: int) -> float:
         return best([cutthroat_value(table, i) for i in table.adjacent(position)])
