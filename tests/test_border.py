@@ -59,3 +59,17 @@ def test_no_circle_in_core_type_checking_imports_included() -> None:
     assert contract["ancestors"] == ["oriflamme.core"]
     settings = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert not settings["tool"]["importlinter"].get("exclude_type_checking_imports", False)
+
+
+#: The packages built on the public modules, which know no card set's module.
+WINGS = {"bots", "conformance", "rl", "study", "text", "web"}
+
+
+def test_no_wing_imports_a_card_set() -> None:
+    contract = contracts()[
+        "The wings know the card sets only through the public surface, never their modules"
+    ]
+    assert contract["type"] == "forbidden"
+    assert contract["forbidden_modules"] == ["oriflamme.expansions"]
+    assert set(contract["source_modules"]) == {f"oriflamme.{wing}" for wing in WINGS}  # type: ignore[call-overload]
+    assert all((PACKAGE / wing / "__init__.py").exists() for wing in WINGS)

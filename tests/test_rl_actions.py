@@ -4,11 +4,18 @@ kind, has its own action, reads back as itself, and only legal actions are maske
 from __future__ import annotations
 
 import random
+from collections.abc import Mapping
+from pathlib import Path
+from types import MappingProxyType
+from typing import ClassVar
 
 import pytest
 
-from oriflamme import Game, GameConfig, Placement, Registry
-from oriflamme.rl.actions import POSITIONS, ActionError, ActionSpace
+from oriflamme import Ability, Game, GameConfig, Placement, Registry, hookimpl
+from oriflamme.rl.actions import POSITIONS, WORDS, ActionError, ActionSpace, choice_words
+from oriflamme.testing import registry_with
+
+from .helpers import one_card_set
 
 CONFIGS = [
     GameConfig(families=("red", "blue", "green"), sets=("base",)),
@@ -93,3 +100,35 @@ def test_every_kind_of_question_is_met_and_named() -> None:
             game.answer(space.decode(seen, rng.choice(actions)))
     print(f"questions met in 80 games (seeds 0 to 79): {met}")
     assert set(met) == {"place", "reveal", "target", "move", "twin", "choose"}
+
+
+class Crossroads(Ability):
+    """A plugin's card that would ask which way to go (it declares the words only)."""
+
+    continuations: ClassVar[Mapping[str, tuple[str, ...]]] = MappingProxyType(
+        {"went": ("choose", "left", "gain", "right")}
+    )
+
+
+class Ways:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    @hookimpl
+    def register_card_sets(self) -> list[Path]:
+        return [one_card_set(self.folder, "ways", "crossroads")]
+
+    @hookimpl
+    def register_abilities(self) -> dict[str, Ability]:
+        return {"crossroads": Crossroads()}
+
+
+def test_the_named_choices_are_those_the_built_in_cards_declare(tmp_path: Path) -> None:
+    # The Plot's, as its ability declares them; every space numbers them.
+    assert WORDS == ("gain", "repeat")
+    assert ActionSpace(["soldier"]).words == WORDS
+    # A plugin's declared words are read too, each once, card by card in key order;
+    # the default spaces keep the built-in words alone.
+    with_ways = registry_with({"ways": Ways(tmp_path)})
+    assert choice_words(with_ways) == ("left", "gain", "right", "repeat")
+    assert ActionSpace(["crossroads"]).words == WORDS

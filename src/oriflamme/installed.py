@@ -35,7 +35,7 @@ CORE = (
     "scoring",
     "state",
 )
-BOTS = ("advice", "heuristic", "ismcts", "moves", "play", "random", "reading")
+BOTS = ("advice", "cards", "heuristic", "ismcts", "moves", "play", "random", "reading", "spots")
 #: The card sets whose ability modules (all but the package's __init__) are compiled.
 EXPANSIONS = ("base", "ablaze")
 

@@ -1,41 +1,81 @@
-"""What the heuristic bot knows of each card: what it is worth, and what its ability
-would bring if it acted now, from one family's reading of the table (:class:`Table`).
+"""What the heuristic bot knows of a card (:class:`CardAdvice`), and the values it
+works out from that knowledge: what a card in play is worth to its owner, what
+eliminating it brings, from one family's reading of the table (:class:`Table`).
 
 Values are in Influence, from the reading family's side: its own gain counts 1, an
 opponent's loss counts :meth:`Table.weight` (a little less: hurting one of two
 opponents helps only against that one). They are rough on purpose: a rule of thumb
-that a player could apply at the table, not a search.
+that a player could apply at the table, not a search. The built-in cards' advice is
+in :mod:`oriflamme.bots.cards`; a plugin gives its own for its cards.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final
 
+from oriflamme import Answer, CardId, Decision
 from oriflamme.compiling import mypyc_attr
 
-from .reading import BAITS, Table
+from .reading import LAST_ROUND, Table
+
+if TYPE_CHECKING:
+    from .spots import Spot
 
 UNKNOWN_WORTH: Final = 1.0
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # plugins subclass it
 class CardAdvice:
-    """What the heuristic bot should know of a plugin's card, given to
+    """What the heuristic bot should know of a card, given to
     :class:`~oriflamme.bots.HeuristicBot` (``advice={key: CardAdvice()}``) by a bot kind
-    a plugin registers. Override what differs from the defaults.
+    a plugin registers; every built-in card has its own (:mod:`oriflamme.bots.cards`),
+    which advice given for its key replaces. Override what differs from the defaults:
+    they take the card for a Character whose ability helps a little.
     """
 
     #: What the card is worth to its owner: per round for a Character, once for an
     #: Intrigue (a Soldier is 1.5, an Heir 2).
-    # A class attribute: compiled, a plain annotated one would be an instance slot that
+    # Class attributes: compiled, a plain annotated one would be an instance slot that
     # hides the value a subclass sets in its body.
     worth: ClassVar[float] = UNKNOWN_WORTH
+    #: Whether the card is an Intrigue, discarded once used (a Character stays in the
+    #: queue and acts every round).
+    intrigue: ClassVar[bool] = False
+    #: Whether the card is there to be eliminated face down: it punishes whoever does
+    #: it (an Ambush, a Trap). The bot places it where an opponent must hit it.
+    bait: ClassVar[bool] = False
+    #: Whether a Shapeshifter may copy it (an Intrigue never is).
+    copyable: ClassVar[bool] = True
+    #: What the card, face up, is bound to eliminate when it acts, a danger to the cards
+    #: there: :data:`~oriflamme.bots.reading.NEIGHBOURS` (one of its neighbours: a
+    #: Soldier, a Cutthroat), :data:`~oriflamme.bots.reading.ENDS` (the card at an end:
+    #: an Archer), or ``""`` (nothing the bot foresees).
+    threatens: ClassVar[str] = ""
+
+    # Revealing.
 
     def activation(self, table: Table, position: int) -> float:
         """What the card's ability brings the family reading ``table`` if it acts now
         from ``position`` (the family's own card on top there), in Influence: the bot
         reveals the card when this is worth more than waiting."""
         return 0.5
+
+    def reveal(self, table: Table, position: int) -> bool:
+        """Whether to reveal our face-down card at ``position`` now. The default: in the
+        last round, when it gains anything; a Character when its :meth:`activation`
+        brings 0.5, an Intrigue when it beats a bar that drops round by round; any card
+        when it is in danger and revealing gains anything."""
+        tokens = table.tokens(position)
+        act = self.activation(table, position)
+        if table.round == LAST_ROUND:
+            return act + tokens > 0.0
+        threat = table.threat(position)
+        if self.intrigue:
+            bar = 2.5 - 0.4 * (table.round - 1)
+            return act >= bar or (threat > 0.3 and act > 0.0)
+        return act >= 0.5 or (threat > 0.3 and act + tokens > 0.0)
+
+    # Choosing.
 
     def target(self, table: Table, acting: int | None, position: int) -> float:
         """What choosing ``position`` brings, when the card's ability (``acting``: the
@@ -45,64 +85,89 @@ class CardAdvice:
             return -1.0
         return 1.0 - 2.0 * table.bait_chance(position)
 
+    def answer(
+        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
+    ) -> float:
+        """What ``option`` brings, when the card's ability asks a question of another
+        kind than a target (``decision.kind``: a Royal Decree's ``move``, a Prince's
+        ``twin``, a Plot's ``choose``, a plugin's own); ``subject`` is the card the
+        question is about, when the ability names one (the card a Royal Decree moves),
+        else None. The bot plays the option of the highest value. The default prefers
+        the first option."""
+        return 1.0 if option is decision.options[0] else 0.0
 
-#: What a card in the queue is worth to its owner: a Character per round it acts, an
-#: Intrigue once. A key not listed here (a plugin's card) is worth :data:`UNKNOWN_WORTH`.
-WORTH: Final[dict[str, float]] = {
-    # Base.
-    "archer": 1.3,
-    "soldier": 1.5,
-    "spy": 1.0,
-    "heir": 2.0,
-    "assassination": 1.5,
-    "royal_decree": 0.4,
-    "lord": 1.5,
-    "shapeshifter": 1.0,
-    "ambush": 1.0,
-    "conspiracy": 1.0,
-    # Ablaze.
-    "prince": 1.5,
-    "twin": 1.0,
-    "queen": 2.0,
-    "cutthroat": 1.0,
-    "apothecary": 1.0,
-    "felon": 0.5,
-    "schemer": 1.5,
-    "impersonation": 1.5,
-    "plot": 1.0,
-    "trap": 1.0,
-    "bribery": 1.5,
-}
-#: The cards that stay in the queue and act every round (the others are Intrigues,
-#: discarded once used). A plugin's card is taken for a Character.
-INTRIGUES: Final = frozenset(
-    {"assassination", "royal_decree", "ambush", "conspiracy", "impersonation", "plot"}
-    | {"trap", "bribery"}
-)
-#: Cards whose ability eliminates a card they choose.
-KILLERS: Final = frozenset(
-    {"archer", "soldier", "assassination", "cutthroat", "apothecary", "impersonation"}
-)
-#: What a Shapeshifter never copies.
-_UNCOPIED: Final = INTRIGUES | {"shapeshifter"}
+    # Placing.
+
+    def priority(self, table: Table) -> float:
+        """How much playing the card now beats keeping it for later. The default: a
+        Character that pays every round, the earlier, the more rounds it pays."""
+        return 1.0 + self.worth * horizon(table) / 2
+
+    def fit(self, table: Table, spot: Spot) -> float:
+        """How well the card suits ``spot``: away from danger (a bait, into it), as
+        :meth:`suits` says of its neighbours, and never covering a card of ours that
+        pays every round for nothing."""
+        value = 0.0
+        if self.bait:
+            value += 3.0 * spot.danger  # there to be hit
+        elif spot.danger:
+            value -= 0.5 * spot.danger * self.at_stake(table)
+        value += self.suits(table, spot)
+        if spot.covers is not None:
+            # An Intrigue on top acts and leaves, uncovering the card again.
+            paying = spot.paying * (0.4 if self.intrigue else 1.0)
+            value -= paying + spot.cover_cost
+        return value
+
+    def suits(self, table: Table, spot: Spot) -> float:
+        """What ``spot``'s neighbours bring the card's ability (0 by default)."""
+        return 0.0
+
+    def at_stake(self, table: Table) -> float:
+        """What we lose if the card, just placed, is eliminated before it acts."""
+        if self.intrigue:
+            return self.worth
+        return self.worth * horizon(table)
+
+    # Eliminated.
+
+    def future(self, table: Table, tokens: int) -> float:
+        """What the card, in play with ``tokens`` on it, would still bring its owner
+        besides its tokens: what its owner loses if it is eliminated now."""
+        if self.intrigue:
+            return self.worth
+        return self.worth * horizon(table)
+
+    def killed_own(self, table: Table, position: int, value: float, loss: float) -> float:
+        """What eliminating our own card at ``position`` brings us, ``value`` what the
+        elimination itself brings, ``loss`` what our attacker loses if it is hit back."""
+        return value - stake(table, position)
+
+    def kill_bonus(self, table: Table, position: int, weight: float) -> float:
+        """What eliminating an opponent's card at ``position`` brings besides its stake
+        (``weight``: what its owner's Influence is worth to us), 0 by default."""
+        return 0.0
+
+    def bite(self, table: Table, weight: float, loss: float) -> float:
+        """What eliminating the card face down costs us (a bait's punishment; ``loss``:
+        what our attacker loses if it is discarded), 0 by default."""
+        return 0.0
 
 
-def _given(table: Table, key: str) -> CardAdvice | None:
-    """The advice ``table`` was given for ``key``, if any."""
-    advice = table._told
-    if advice is not None:
-        return advice.get(key)
-    return table.advice.get(key)
+#: The advice of a card none is given for: a plugin's card the bot was not taught.
+UNTAUGHT: Final = CardAdvice()
+
+
+def advice_of(table: Table, key: str) -> CardAdvice:
+    """The advice ``table`` was given for ``key`` (the default one if none)."""
+    told = table._told
+    found = told.get(key) if told is not None else table.advice.get(key)
+    return found if found is not None else UNTAUGHT
 
 
 def worth(table: Table, key: str) -> float:
-    """What a card of ``key`` is worth to its owner (see :data:`WORTH`)."""
-    advice = table._told
-    if advice is None or advice:  # no advice at all: nothing to look up
-        given = _given(table, key)
-        if given is not None:
-            return given.worth
-    return WORTH.get(key, UNKNOWN_WORTH)
+    """What a card of ``key`` is worth to its owner (:attr:`CardAdvice.worth`)."""
+    return advice_of(table, key).worth
 
 
 def horizon(table: Table) -> float:
@@ -121,7 +186,7 @@ def stake(table: Table, position: int) -> float:
     tokens = table.tokens(position)
     key = table.keys[position]
     if key:
-        found = tokens + _future(table, key, tokens)
+        found = tokens + advice_of(table, key).future(table, tokens)
     else:
         owner = table.owners[position]
         expected = table.expected.get(owner)
@@ -129,21 +194,11 @@ def stake(table: Table, position: int) -> float:
             pool = table.pool(owner)
             # sum() of a list: the summation is sum()'s own, whatever the Python.
             expected = table.expected[owner] = sum(
-                [p * _future(table, k, 0) for k, p in pool.items()]
+                [p * advice_of(table, k).future(table, 0) for k, p in pool.items()]
             )
         found = tokens + expected
     table.stakes[position] = found
     return found
-
-
-def _future(table: Table, key: str, tokens: int) -> float:
-    if key in BAITS:
-        return 0.0  # eliminating it is what its owner hopes for: see kill_value
-    if key == "conspiracy":
-        return 1.0 + tokens  # its tokens count double when it is revealed
-    if key in INTRIGUES:
-        return worth(table, key)
-    return worth(table, key) * horizon(table)
 
 
 def kill_value(table: Table, position: int, attacker: str, gain: bool = True) -> float:
@@ -153,33 +208,37 @@ def kill_value(table: Table, position: int, attacker: str, gain: bool = True) ->
     value = 1.0 if gain else 0.0
     owner = table.owners[position]
     key = table.keys[position]
+    target = advice_of(table, key)
     # What we lose if the attacker is discarded by a bait: a Character's rounds to come.
-    attacker_loss = 0.0 if attacker in INTRIGUES else worth(table, attacker) * horizon(table) * 0.5
+    hitting = advice_of(table, attacker)
+    loss = 0.0 if hitting.intrigue else hitting.worth * horizon(table) * 0.5
     if owner == table.me:
-        if key == "ambush" and not table.up[position]:
-            return value + 1.0 - attacker_loss  # counts as revealing it (first edition)
-        return value - stake(table, position)
+        return target.killed_own(table, position, value, loss)
     w = table.weight(owner)
     value += w * stake(table, position)
-    if key == "queen":
-        value += 1.0  # RULINGS A-Queen: her killer gains 1 more
-    elif key == "prince":
-        value += w * worth(table, "twin") * horizon(table)  # its Twin is discarded with it
-    elif key == "twin":
-        value += w * worth(table, "prince") * horizon(table)
+    bonus = target.kill_bonus(table, position, w)
+    if bonus:
+        value += bonus
     if table.up[position]:
         return value
-    if key in BAITS:
-        bait = 1.0
-    elif key:
-        bait = 0.0
-    else:
-        bait = table.bait_chance(position)
+    if key:
+        bite = target.bite(table, w, loss)
+        if bite:
+            value -= bite
+        return value
+    bait = table.bait_chance(position)
     if bait:
-        ambush = table.chance(owner, "ambush") if not key else float(key == "ambush")
-        trap = bait - ambush
-        # An Ambush gives its owner 4, a Trap steals 3 from us; both discard our card.
-        value -= ambush * (4 * w + attacker_loss) + trap * (3 + 3 * w + attacker_loss)
+        # An unseen card: what each bait it may be would cost, by its odds (the last
+        # one's, what the others leave of the chance that it is one).
+        baits = table.baits()
+        cost = 0.0
+        left = bait
+        for other in baits[:-1]:
+            chance = table.chance(owner, other)
+            cost += chance * advice_of(table, other).bite(table, w, loss)
+            left -= chance
+        cost += left * advice_of(table, baits[-1]).bite(table, w, loss)
+        value -= cost
     return value
 
 
@@ -198,136 +257,4 @@ def activation(table: Table, key: str, position: int) -> float:
     """What the ability of ``key`` brings us if it acts now from ``position`` (our
     card on top there): a Shapeshifter copying it, a Plot activating it, or the card
     itself once revealed."""
-    adjacent = table.adjacent(position)
-    if key == "soldier":
-        return best([kill_value(table, i, key) for i in adjacent])
-    if key == "archer":
-        return best([kill_value(table, i, key) for i in table.ends()])
-    if key == "assassination":
-        return best([kill_value(table, i, key) for i in range(table.size) if i != position])
-    if key == "cutthroat":
-        return best([cutthroat_value(table, i) for i in adjacent])
-    if key == "impersonation":
-        return best([impersonation_value(table, i, position) for i in adjacent])
-    if key == "apothecary":
-        return best([kill_value(table, i, key) for i in apothecary_targets(table, position)])
-    if key == "spy":
-        return best([steal_value(table, i) for i in adjacent])
-    if key == "heir":
-        acting = table.keys[position]
-        others = [
-            i
-            for i in range(table.size)
-            if i != position and table.up[i] and table.keys[i] == acting
-        ]
-        if not others:
-            return 2.0
-        # Another face-up card of the same name: neither gains; an opponent's is blocked.
-        return sum([2.0 * table.weight(table.owners[i]) for i in others if not table.mine(i)])
-    if key == "lord":
-        return 1.0 + sum([1 for i in adjacent if table.mine(i)])
-    if key == "queen":
-        return 2.0
-    if key in ("twin", "prince"):
-        return 1.0
-    if key == "schemer":
-        if any(table.heights[i] > 1 for i in adjacent):
-            return -stake(table, position)  # it is discarded
-        return 2.0
-    if key == "felon":
-        return sum([table.weight(table.owners[i]) if not table.mine(i) else -1.0 for i in adjacent])
-    if key == "bribery":
-        return best([bribe_value(table, i) for i in bribe_targets(table)])
-    if key == "shapeshifter":
-        return best(
-            [
-                activation(table, table.keys[i], position)
-                for i in adjacent
-                if table.up[i] and table.keys[i] not in _UNCOPIED
-            ]
-        )
-    if key in BAITS:
-        return 1.0
-    if key in ("conspiracy", "royal_decree"):
-        return 0.0  # the Conspiracy's gain is its tokens; a move is judged apart
-    if key == "plot":
-        return best([activation(table, table.keys[i], i) for i in plot_targets(table)])
-    given = _given(table, key)
-    if given is not None:
-        return given.activation(table, position)
-    return 0.5  # a plugin's card no advice covers: its ability is taken to help a little
-
-
-def cutthroat_value(table: Table, position: int) -> float:
-    """RULINGS A-Cutthroat: the target, then every opponent's face-up top card of its
-    name; a single elimination gains nothing."""
-    key = table.keys[position]
-    same = [
-        i
-        for i in range(table.size)
-        if i != position and key and table.up[i] and table.keys[i] == key and not table.mine(i)
-    ]
-    if not same:
-        return kill_value(table, position, "cutthroat", gain=False)
-    return sum([kill_value(table, i, "cutthroat") for i in [position, *same]])
-
-
-def impersonation_value(table: Table, position: int, acting: int) -> float:
-    """Eliminate an adjacent card; an opponent's lone Character comes back as ours, if
-    we hold its name among our discarded, eliminated or set-aside cards."""
-    value = kill_value(table, position, "impersonation")
-    key = table.keys[position]
-    if (
-        key
-        and table.up[position]
-        and not table.mine(position)
-        and key not in INTRIGUES
-        and table.heights[position] == 1
-        and _can_replace(table, key)
-    ):
-        value += worth(table, key) * horizon(table)
-    return value
-
-
-def _can_replace(table: Table, key: str) -> bool:
-    seen = table.seen
-    seat = seen.families.index(table.me)
-    zones = [seen.seat_discarded[seat], seen.seat_eliminated[seat]]
-    if key != "twin":
-        zones.append(seen.set_aside)
-    return any(seen.key(card) == key for zone in zones for card in zone)
-
-
-def apothecary_targets(table: Table, position: int) -> list[int]:
-    """RULINGS A-Apothecary: a top card next to another of our top cards."""
-    friends = {i for i in range(table.size) if i != position and table.mine(i)}
-    return [
-        i
-        for i in range(table.size)
-        if i != position and any(j in friends for j in table.adjacent(i))
-    ]
-
-
-def bribe_targets(table: Table) -> list[int]:
-    """RULINGS A-Bribery: face-up Characters alone in their position."""
-    return [
-        i
-        for i in range(table.size)
-        if table.heights[i] == 1 and table.up[i] and table.keys[i] not in INTRIGUES
-    ]
-
-
-def bribe_value(table: Table, position: int) -> float:
-    owner = table.owners[position]
-    if owner == table.me:
-        return 0.0
-    gained = worth(table, table.keys[position]) * horizon(table)
-    return gained * (1.0 + table.weight(owner))
-
-
-def plot_targets(table: Table) -> list[int]:
-    return [
-        i
-        for i in range(table.size)
-        if table.up[i] and table.mine(i) and table.keys[i] not in INTRIGUES
-    ]
+    return advice_of(table, key).activation(table, position)

@@ -1,21 +1,23 @@
-"""The heuristic bot: rules of thumb a good player uses, for every base and Ablaze card."""
+"""The heuristic bot: rules of thumb a good player uses, for every base and Ablaze card.
+
+What is particular to a card (its worth, when to reveal it, where to place it, what it
+chooses) is in its :class:`~oriflamme.bots.advice.CardAdvice`: the built-in cards' in
+:mod:`oriflamme.bots.cards`, a plugin's as the plugin's bot kind gives it.
+"""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping
 
-from oriflamme import FIRST, LAST, Answer, At, Observation, Placements
+from oriflamme import Answer, At, Observation, Placements
 from oriflamme.compiling import mypyc_attr
 
-from . import advice as rules
-from .advice import INTRIGUES, CardAdvice, activation, horizon, kill_value, stake, worth
-from .moves import best_move, move_value
+from .advice import CardAdvice, advice_of
+from .cards import BUILTIN_ADVICE
 from .play import pending
-from .reading import BAITS, LAST_ROUND, Table, _KnownPools
-
-#: Keys whose ability picks a card to eliminate, by the method that receives the answer.
-_KILLS = frozenset({"archer", "soldier", "assassination", "apothecary"})
+from .reading import Table, _KnownPools
+from .spots import Spot, spot
 
 
 @mypyc_attr(allow_interpreted_subclasses=True)  # a plugin's bot kind may extend it
@@ -67,7 +69,9 @@ class HeuristicBot:
     **Other cards.** A card of a plugin's set is worth 1 and is revealed when it comes
     up; a target for its ability is an opponent's card, face up rather than down, never
     our own; a plugin's own kind of question gets its first option. A plugin teaches
-    the bot its cards with :class:`~oriflamme.bots.advice.CardAdvice` (``advice=``).
+    the bot its cards with :class:`~oriflamme.bots.advice.CardAdvice` (``advice=``),
+    laid over the built-in cards' (:data:`~oriflamme.bots.cards.BUILTIN_ADVICE`): advice
+    given for a built-in card's key replaces that card's.
 
     Ties are broken at random, from ``seed`` or the generator given.
     """
@@ -84,7 +88,12 @@ class HeuristicBot:
     ) -> None:
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self._random = rng.random
-        self.advice: dict[str, CardAdvice] = dict(advice or {})
+        # What it knows of each card: the built-in cards' advice, with the advice given
+        # laid on top (a key given replaces the built-in card's).
+        known = dict(BUILTIN_ADVICE)
+        if advice:
+            known.update(advice)
+        self.advice: dict[str, CardAdvice] = known
 
     def choose(self, observation: Observation) -> Answer:
         decision = pending(observation)
@@ -121,16 +130,11 @@ class HeuristicBot:
                 self.target(table, key or "", acting, o) if type(o) is int else -9.0
                 for o in options
             ]
-        if kind == "move" and key == "royal_decree" and args:
-            moved = table.position_of(args[0])
-            if moved is not None:
-                return [move_value(table, moved, o) if type(o) is int else -9.0 for o in options]
-        if kind == "twin":
-            return [self.twin(table, option) for option in options]
-        if kind == "choose" and key == "plot":
-            return [self.plot_choice(table, str(option)) for option in options]
-        # A plugin's question: its first option.
-        return [1.0] + [0.0] * (len(options) - 1)
+        # The card the question is about, when its continuation names one first (the
+        # card a Royal Decree moves).
+        subject = args[0] if args and type(args[0]) is int else None
+        told = advice_of(table, key or "")
+        return [told.answer(table, decision, option, subject) for option in options]
 
     # Placing.
 
@@ -141,85 +145,21 @@ class HeuristicBot:
         for card in options.cards:
             key = table.seen.key(card) or ""
             now = self.priority(table, key)
-            for spot in spots:
-                scores.append(now + self.fit(table, key, spot))
+            for place in spots:
+                scores.append(now + self.fit(table, key, place))
         return scores
 
     def priority(self, table: Table, key: str) -> float:
         """How much playing a ``key`` now beats keeping it for later."""
-        round_ = table.round
-        if key == "conspiracy":
-            return 3.4 - 0.5 * (round_ - 1)  # the earlier, the more it grows
-        if key in BAITS:
-            return 2.6 if round_ < LAST_ROUND else 1.5
-        if key == "assassination":
-            return 1.8
-        if key == "impersonation":
-            return 1.6
-        if key == "royal_decree":
-            return 0.5
-        if key == "bribery":
-            return 1.0 + 0.6 * any(not table.mine(i) for i in rules.bribe_targets(table))
-        if key == "plot":
-            return 0.8 + 0.5 * len(rules.plot_targets(table))
-        if key == "felon":
-            return 1.0
-        if key == "shapeshifter":
-            return 1.2
-        if key == "apothecary":
-            return 1.3
-        if key in ("soldier", "archer", "cutthroat"):
-            return 0.7 + worth(table, key) * horizon(table) / 2
-        if key == "schemer" and any(height > 1 for height in table.heights):
-            return 1.5
-        # A Character that pays every round: the earlier, the more rounds it pays.
-        return 1.0 + worth(table, key) * horizon(table) / 2
+        return advice_of(table, key).priority(table)
 
     def spot(self, table: Table, at: At) -> Spot:
         """What a spot offers whatever card goes there."""
-        if at == FIRST:
-            return Spot(table, [0] if table.size else [], True, None)
-        if at == LAST:
-            return Spot(table, [table.size - 1] if table.size else [], True, None)
-        if isinstance(at, int):
-            return Spot(table, table.adjacent(at), at in table.ends(), at)
-        return Spot(table, [], False, None)
+        return spot(table, at)
 
     def fit(self, table: Table, key: str, spot: Spot) -> float:
         """How well a ``key`` suits ``spot``."""
-        value = 0.0
-        if key in BAITS:
-            value += 3.0 * spot.danger  # there to be hit
-        elif spot.danger:
-            value -= 0.5 * spot.danger * self.own_stake(table, key)
-        if key in ("soldier", "cutthroat", "impersonation"):
-            if spot.theirs:
-                value += 0.5 + 0.2 * spot.their_stake - 0.5 * spot.their_bait
-            elif spot.ours:
-                value -= 1.0  # it would have to eliminate our own card
-        elif key == "spy":
-            value += 0.5 if spot.rich else -0.2
-        elif key == "lord":
-            value += spot.ours
-        elif key == "felon":
-            value += 0.5 * spot.theirs - spot.ours
-        elif key == "schemer":
-            value -= 1.5 if spot.stacks else 0.0
-        elif key == "shapeshifter":
-            value += 0.5 * spot.copy
-        covers = spot.covers
-        if covers is not None:
-            # An Intrigue on top acts and leaves, uncovering the card again.
-            paying = spot.paying * (0.4 if key in INTRIGUES else 1.0)
-            value -= paying + spot.cover_cost
-        return value
-
-    def own_stake(self, table: Table, key: str) -> float:
-        if key == "conspiracy":
-            return 2.0 + 0.5 * table.later
-        if key in INTRIGUES:
-            return worth(table, key)
-        return worth(table, key) * horizon(table)
+        return advice_of(table, key).fit(table, spot)
 
     # Revealing.
 
@@ -227,129 +167,11 @@ class HeuristicBot:
         """Whether to reveal our face-down card at ``position`` now."""
         if position is None:
             return True
-        key = table.keys[position]
-        tokens = table.tokens(position)
-        last = table.round == LAST_ROUND
-        threat = table.threat(position)
-        if key in BAITS:
-            # The sure 1 of revealing it, against 4 (or 3 stolen) if it is hit.
-            return last and 4.0 * threat < 1.0
-        if key == "conspiracy":
-            return last or tokens >= 4 or (threat > 0.3 and tokens >= 1)
-        if key == "royal_decree":
-            moves = [best_move(table, t, position) for t in range(table.size) if t != position]
-            act = max(moves) if moves else 0.0
-        else:
-            act = activation(table, key, position)
-        if key == "plot":
-            act = act * (1 + tokens) if act > 1.0 else act + tokens
-        if last:
-            return act + tokens > 0.0
-        if key in INTRIGUES:
-            bar = 2.5 - 0.4 * (table.round - 1)
-            return act >= bar or (threat > 0.3 and act > 0.0)
-        return act >= 0.5 or (threat > 0.3 and act + tokens > 0.0)
+        return advice_of(table, table.keys[position]).reveal(table, position)
 
     # Targets.
 
     def target(self, table: Table, key: str, acting: int | None, position: int) -> float:
         """What choosing ``position`` brings, for the ability ``key`` asking (the acting
         card at ``acting``, None if it has left the queue)."""
-        attacker = table.keys[acting] if acting is not None else key
-        if key in _KILLS:
-            return kill_value(table, position, attacker)
-        if key == "cutthroat":
-            return rules.cutthroat_value(table, position)
-        if key == "impersonation":
-            return rules.impersonation_value(table, position, acting if acting is not None else 0)
-        if key == "spy":
-            return rules.steal_value(table, position)
-        if key == "bribery":
-            return rules.bribe_value(table, position)
-        if key == "shapeshifter" and acting is not None:
-            return activation(table, table.keys[position], acting)
-        if key == "plot":
-            return activation(table, table.keys[position], position)
-        if key == "royal_decree":
-            return best_move(table, position, acting)
-        told = self.advice.get(key)
-        if told is not None:
-            return told.target(table, acting, position)
-        return CardAdvice().target(table, acting, position)
-
-    def twin(self, table: Table, at: object) -> float:
-        """Where the Prince puts the Twin: out of danger, and where it still acts this
-        round (ahead of the walk: the last end)."""
-        if type(at) is not str and type(at) is not int:
-            return 0.0
-        ahead = at == LAST or (isinstance(at, int) and at > table.seen.walk)
-        return self.fit(table, "twin", self.spot(table, at)) + (1.0 if ahead else 0.0)
-
-    def plot_choice(self, table: Table, option: str) -> float:
-        """Repeat while our best Character pays more than the token would."""
-        targets = rules.plot_targets(table)
-        best = max((activation(table, table.keys[i], i) for i in targets), default=0.0)
-        return 1.0 if (option == "repeat") == (best > 1.0) else 0.0
-
-
-class Spot:
-    """A spot to place a card at, read once for every card of the hand."""
-
-    __slots__ = (
-        "copy",
-        "cover_cost",
-        "covers",
-        "danger",
-        "ours",
-        "paying",
-        "rich",
-        "stacks",
-        "their_bait",
-        "their_stake",
-        "theirs",
-    )
-
-    def __init__(self, table: Table, neighbours: list[int], end: bool, covers: int | None) -> None:
-        self.covers = covers
-        self.danger = table.spot_threat(neighbours, end, table.me)
-        theirs = [i for i in neighbours if not table.mine(i)]
-        self.theirs = len(theirs)
-        self.ours = len(neighbours) - len(theirs)
-        # The largest of each, 0.0 for none, as max(..., default=0.0) finds it (the first
-        # of equals): compiled, a loop, where max() of a generator is a call.
-        their_stake = 0.0
-        for n, i in enumerate(theirs):
-            value = stake(table, i)
-            if n == 0 or value > their_stake:
-                their_stake = value
-        self.their_stake = their_stake
-        their_bait = 0.0
-        for n, i in enumerate(theirs):
-            value = table.bait_chance(i)
-            if n == 0 or value > their_bait:
-                their_bait = value
-        self.their_bait = their_bait
-        self.rich = any(table.influence[table.owners[i]] > 0 for i in theirs)
-        self.stacks = any(table.heights[i] > 1 for i in neighbours)
-        copy = 0.0
-        found = False
-        for i in neighbours:
-            key = table.keys[i]
-            if table.up[i] and key not in INTRIGUES and key != "shapeshifter":
-                value = worth(table, key)
-                if not found or value > copy:
-                    copy = value
-                found = True
-        self.copy = copy
-        # Covering our own card there: what it would stop paying, and for a face-down
-        # one its turns lost; less what shielding it from a threat is worth.
-        self.paying = 0.0
-        self.cover_cost = 0.0
-        if covers is not None:
-            under = table.keys[covers]
-            if table.up[covers]:
-                if under not in INTRIGUES:
-                    self.paying = worth(table, under) * min(horizon(table), 2)
-            else:
-                self.cover_cost = 0.5 + 0.3 * table.tokens(covers)
-            self.cover_cost -= 0.7 * table.threat(covers) * stake(table, covers)
+        return advice_of(table, key).target(table, acting, position)

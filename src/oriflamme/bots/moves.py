@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .advice import stake
-from .reading import NEIGHBOUR_KILLERS, Table
+from .reading import ENDS, NEIGHBOURS, Table
 
 #: The moved card in an order of positions.
 MOVED: Final = -1
@@ -37,9 +37,12 @@ def balance(table: Table, order: list[int], target: int) -> float:
     last = len(order) - 1
     for place, entry in enumerate(order):
         owner, key, up = _card(table, entry, target)
-        if not up or (key not in NEIGHBOUR_KILLERS and key != "archer"):
+        if not up:
             continue
-        if key == "archer":
+        threatens = table.threatens(key)
+        if threatens not in (NEIGHBOURS, ENDS):
+            continue
+        if threatens == ENDS:
             victims = [order[0], order[last]]
         else:
             victims = [order[n] for n in (place - 1, place + 1) if 0 <= n <= last]

@@ -20,10 +20,10 @@ if TYPE_CHECKING:
 
 LAST_ROUND = 6
 
-#: Cards whose ability eliminates an adjacent card: a danger to their neighbours.
-NEIGHBOUR_KILLERS: Final = frozenset({"soldier", "cutthroat"})
-#: Cards that punish whoever eliminates them (RULINGS B-Ambush, A-Trap).
-BAITS: Final = frozenset({"ambush", "trap"})
+#: What a face-up card may be bound to eliminate (CardAdvice.threatens): one of its
+#: neighbours (a Soldier, a Cutthroat), or the card at an end (an Archer).
+NEIGHBOURS: Final = "neighbours"
+ENDS: Final = "ends"
 _NO_ADVICE: Final[Mapping[str, CardAdvice]] = MappingProxyType({})
 _NO_ADVICE_DICT: Final[dict[str, CardAdvice]] = {}  # never written: read where no advice is
 
@@ -43,7 +43,7 @@ class Table:
         if me is None:
             raise ValueError("a bot reads the observation of its own family, not a spectator's")
         self.seen = seen
-        self.advice = advice  # what plugins' bot kinds say of their own cards
+        self.advice = advice  # what the bot knows of each card, by key
         # The same advice as a dict, read often (compiled, a Mapping's get is a method
         # call, a dict's is not); None: a Mapping of another kind, read as it is.
         self._told: dict[str, CardAdvice] | None = (
@@ -77,7 +77,8 @@ class Table:
         # The pools a bot worked out from other readings of the same game, if it keeps
         # them (HeuristicBot does): a pool changes only when a card is seen.
         self._known_pools: _KnownPools | None = None
-        self._archers: set[str] | None = None  # who has a face-up Archer, once asked
+        self._archers: set[str] | None = None  # who has a face-up card hitting an end
+        self._baits: list[str] | None = None  # the keys of the cards that bite, once asked
         # What the advice works out once per reading: stakes by position, and what an
         # unseen card of each family is expected to be worth.
         self.stakes: dict[int, float] = {}
@@ -122,6 +123,32 @@ class Table:
             if top == card:
                 return i
         return None
+
+    # What the cards do, as the advice says (see CardAdvice).
+
+    def _told_of(self, key: str) -> CardAdvice | None:
+        told = self._told
+        return told.get(key) if told is not None else self.advice.get(key)
+
+    def threatens(self, key: str) -> str:
+        """What a face-up card of ``key`` is bound to eliminate: :data:`NEIGHBOURS`,
+        :data:`ENDS`, or ``""``."""
+        found = self._told_of(key)
+        return found.threatens if found is not None else ""
+
+    def is_bait(self, key: str) -> bool:
+        """Whether a card of ``key`` punishes whoever eliminates it face down."""
+        found = self._told_of(key)
+        return found is not None and found.bait
+
+    def baits(self) -> list[str]:
+        """The keys of the cards that punish whoever eliminates them face down, in the
+        order of the advice (an Ambush, a Trap)."""
+        found = self._baits
+        if found is None:
+            advice = self._told if self._told is not None else self.advice
+            found = self._baits = [key for key, told in advice.items() if told.bait]
+        return found
 
     # What cannot be seen.
 
@@ -173,9 +200,12 @@ class Table:
         eliminates it (an Ambush or a Trap), as far as we can tell."""
         key = self.keys[position]
         if key:
-            return 1.0 if key in BAITS and not self.up[position] else 0.0
+            return 1.0 if self.is_bait(key) and not self.up[position] else 0.0
         owner = self.owners[position]
-        return self.chance(owner, "ambush") + self.chance(owner, "trap")
+        chance = 0.0
+        for bait in self.baits():
+            chance += self.chance(owner, bait)
+        return chance
 
     # Dangers.
 
@@ -186,7 +216,7 @@ class Table:
         me = self.owners[position]
         danger = 0.0
         for i in self.adjacent(position):
-            if self.up[i] and self.owners[i] != me and self.keys[i] in NEIGHBOUR_KILLERS:
+            if self.up[i] and self.owners[i] != me and self.threatens(self.keys[i]) == NEIGHBOURS:
                 danger += 1.0 if len(self.adjacent(i)) == 1 else 0.6
         size = self.size
         at_end = size > 0 and (position == 0 or position == size - 1)  # in self.ends()
@@ -195,11 +225,14 @@ class Table:
         return min(danger, 1.0)
 
     def opponent_archers(self, family: str) -> bool:
-        """Whether another family than ``family`` has a face-up Archer on top."""
+        """Whether another family than ``family`` has a face-up Archer on top (a card
+        bound to eliminate the card at an end)."""
         found = self._archers
         if found is None:
             found = self._archers = {
-                self.owners[i] for i in range(self.size) if self.up[i] and self.keys[i] == "archer"
+                self.owners[i]
+                for i in range(self.size)
+                if self.up[i] and self.threatens(self.keys[i]) == ENDS
             }
         return bool(found) and (len(found) > 1 or family not in found)
 
@@ -207,7 +240,11 @@ class Table:
         """The same danger for a card ``family`` would put beside ``neighbours``."""
         danger = 0.0
         for i in neighbours:
-            if self.up[i] and self.owners[i] != family and self.keys[i] in NEIGHBOUR_KILLERS:
+            if (
+                self.up[i]
+                and self.owners[i] != family
+                and self.threatens(self.keys[i]) == NEIGHBOURS
+            ):
                 danger += 0.6
         if at_end and self.opponent_archers(family):
             danger += 0.5

@@ -28,6 +28,7 @@ decision, so every legal action is an answer the engine accepts.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from oriflamme import (
     FIRST,
@@ -41,14 +42,37 @@ from oriflamme import (
     Registry,
     Setup,
 )
-from oriflamme.expansions.ablaze.plot import CHOICES
 
 #: Queue positions an action can name.
 POSITIONS = 40
 #: Options of another question an action can name, by their order.
 OTHER = 16
-#: The named choices of the built-in cards: the options of the Plot's question.
-WORDS: tuple[str, ...] = CHOICES
+#: The kind of question whose options are named choices (the Plot's).
+CHOOSE: Final = "choose"
+
+
+def choice_words(registry: Registry) -> tuple[str, ...]:
+    """The words the ``choose`` questions of ``registry``'s cards may offer, as their
+    abilities declare them (``Ability.continuations``: ``("choose", *words)``), card by
+    card in key order, each once."""
+    words: list[str] = []
+    abilities = registry.abilities
+    for key in sorted(abilities):
+        declarations = type(abilities[key]).continuations
+        for method in sorted(declarations):
+            declared = declarations[method]
+            if type(declared) is tuple and declared and declared[0] == CHOOSE:
+                words.extend(word for word in declared[1:] if type(word) is str)
+    return tuple(dict.fromkeys(words))
+
+
+#: The named choices of the built-in cards: the options of the Plot's question,
+#: ``gain`` and ``repeat``. Every space numbers these same words, whatever its card list
+#: and whatever plugins are installed (read from the built-in sets alone): an action
+#: keeps its number from one space to another of the same cards, and the spaces of a
+#: configuration keep the size and order they always had, so that an agent trained on
+#: them plays on. A plugin's words fall in the ``other`` block.
+WORDS: Final[tuple[str, ...]] = choice_words(Registry(entry_points=False))
 
 
 def card_pool(config: GameConfig, registry: Registry) -> tuple[str, ...]:
