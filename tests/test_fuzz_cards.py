@@ -483,7 +483,7 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
             conflict = str(error)
         if conflict:
             # Claiming a built-in card's ability is no wrong type but a conflict, an
-            # error naming both plugins by design (see oriflamme.core._tables).
+            # error naming both plugins by design (see oriflamme.core._provided).
             assert hook == "register_abilities"
             assert re.search(r"is provided by both plugin '(base|ablaze)' and 'odd'", conflict)
             return
@@ -517,7 +517,7 @@ def test_a_hook_returning_anything_leaves_its_plugin_out_or_in_sane(
                     type(v) is type(variant.default) and v == variant.default
                     for v in variant.values
                 )
-            for name, kind in registry.tables.kinds.items():
+            for name, kind in registry.provided.kinds.items():
                 assert is_key(name)
                 assert name == kind.name
                 assert type(kind.help) is str

@@ -352,10 +352,10 @@ def test_what_a_registry_hands_out_refuses_every_write() -> None:
     bot kinds, and the rules it builds, are read-only too."""
     registry = Registry(entry_points=False)
     vandal = Vandal(abilities=COMPILED)
-    for name in ("tables", "sets", "cards", "abilities", "variants", "bot_kinds", "plugins"):
+    for name in ("provided", "sets", "cards", "abilities", "variants", "bot_kinds", "plugins"):
         vandal.ruin(getattr(registry, name), f"registry.{name}")
     vandal.ruin(registry.rules(("base", "ablaze"), {}), "registry.rules(...)")
-    tables = registry.tables
+    tables = registry.provided
     for value in (tables, tables.cards, tables.variants, tables.contributions["base"]):
         assert vandal.walked(value)
     assert vandal.landed == []

@@ -80,14 +80,14 @@ def run_scenarios(
 def cards_command(args: argparse.Namespace, registry: Registry) -> int:
     """Every card of the chosen sets, with the plugin that provides it; a card with no
     ability, and an ability with no card, are flagged."""
-    tables = registry.tables
-    names = args.sets or tuple(sorted(tables.sets))
+    provided = registry.provided
+    names = args.sets or tuple(sorted(provided.sets))
     registry.set_cards(names)  # an unknown set is reported here, in one line
     for name in names:
-        card_set = tables.sets[name]
+        card_set = provided.sets[name]
         _say(f"{card_set.title} (set {name}, plugin {card_set.plugin})")
         for card in card_set.cards:
-            plugin = tables.ability_plugins.get(card.key)
+            plugin = provided.ability_plugins.get(card.key)
             if plugin is None:
                 note = "  [no ability implemented]"
             elif plugin != card_set.plugin:
@@ -98,10 +98,10 @@ def cards_command(args: argparse.Namespace, registry: Registry) -> int:
                 f"  {card.key:<14} {card.name_in(args.language):<20} "
                 f"{card.type.value:<9} {card.text_in(args.language)}{note}"
             )
-    orphans = sorted(set(tables.abilities) - set(tables.cards))
+    orphans = sorted(set(provided.abilities) - set(provided.cards))
     for key in orphans:
         _say(
-            f"[ability with no card] {key!r}: plugin {tables.ability_plugins[key]} "
+            f"[ability with no card] {key!r}: plugin {provided.ability_plugins[key]} "
             "implements it, but no set has that card"
         )
     return 0

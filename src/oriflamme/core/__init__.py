@@ -25,7 +25,7 @@ type-checking imports included (no circle: ``lint-imports``). Bottom to top:
    decision, hooks (``_ability``, ``_kinds``, ``_hookspecs``).
 7. The engine, which runs the rules on a state, third-party code through guards and
    blamed when it fails (``_guards``, ``_blame``, ``_engine``).
-8. The registry: plugins loaded and collected into rules tables (``_tables``,
+8. The registry: plugins loaded and collected into rules tables (``_provided``,
    ``_plugins``).
 9. What the engine writes, and a game made up: the table's legality (which a save
    written is held to), positions, saves, determinisation (``_legality``,
@@ -110,11 +110,11 @@ from ._kinds import DecisionKind, SharedKind
 from ._observation import Observation
 from ._plugins import ENTRY_POINT_GROUP, Registry, builtin_plugins
 from ._position import LABEL, Position, QueueCard
+from ._provided import MAX_VARIANT_INT, MAX_VARIANT_TEXT
 from ._rules import GameRules
 from ._saves import snapshot
 from ._shown import QUOTE, cut, one_line, quote, short
 from ._state import PHASES, PILES
-from ._tables import MAX_VARIANT_INT, MAX_VARIANT_TEXT
 from ._variants import Variant
 from ._words import control_problem, escaped
 from ._yamlfile import Key, YamlDocument, parse_yaml, read_text, show

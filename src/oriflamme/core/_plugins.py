@@ -5,7 +5,7 @@ There is no global plugin manager. A :class:`Registry` is created explicitly,
 loads the built-in sets and (unless told not to) the third-party plugins found
 under the entry-point group ``oriflamme``, and hands each game it creates a
 :class:`~oriflamme.core._rules.GameRules` table built from them once. Whatever
-order plugins are registered in, the tables come out the same: keys are unique
+order plugins are registered in, what they provide comes out the same: keys are unique
 (a duplicate is an error) and observers are called in the order of plugin names.
 """
 
@@ -29,8 +29,8 @@ from ._cardlist import card_list
 from ._cardsets import CardDef, CardSet
 from ._config import GameConfig
 from ._errors import ConfigError, PluginError
+from ._provided import Provided
 from ._rules import GameRules
-from ._tables import Tables
 from ._variants import Variant, resolve_variants
 from ._yamlfile import show
 
@@ -109,12 +109,12 @@ class Registry:
         self._info: dict[str, PluginInfo] = {}
         self._plugins: dict[str, object] = {}
         self.manager = self._manager()
-        self._tables: Tables | None = None
+        self._provided: Provided | None = None
         self._rules_cache: dict[tuple[Any, ...], GameRules] = {}
         self._last: tuple[GameConfig, frozenset[str], GameRules] | None = None
         self._lists: dict[tuple[Any, ...], tuple[str, ...]] = {}
         excluded = set(exclude)
-        # Checked when the tables are first read, not here: a test may leave out a
+        # Checked when what they provide is first read, not here: a test may leave out a
         # name and then register its own plugin under it (oriflamme.testing does).
         self._unknown_excluded = sorted(set(excluded) - set(plugin_names())) if excluded else []
         if builtins:
@@ -157,7 +157,7 @@ class Registry:
         self._plugins = plugins
         self.manager = manager
         self._info[name] = PluginInfo(name, distribution, version, builtin)
-        self._tables = None
+        self._provided = None
         self._last = None
         self._rules_cache.clear()
         self._lists.clear()
@@ -187,8 +187,8 @@ class Registry:
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
         """The plugins in play, by name (those left out for a problem are not)."""
-        tables = self._collected()
-        return tuple(self._info[n] for n in sorted(self._info) if n in tables.contributions)
+        provided = self._collected()
+        return tuple(self._info[n] for n in sorted(self._info) if n in provided.contributions)
 
     @property
     def loadable(self) -> frozenset[str]:
@@ -219,11 +219,11 @@ class Registry:
     def describe(self) -> list[dict[str, Any]]:
         """Each registered plugin as plain data: where it comes from, what it provides,
         the hooks it implements, and why it was left out if it was."""
-        tables = self._collected()
+        provided = self._collected()
         found = []
         for name in sorted(self._info):
             info = self._info[name]
-            part = tables.contributions.get(name)
+            part = provided.contributions.get(name)
             hooks = list(part.hooks) if part else self._hooks_of(name)
             found.append(
                 {
@@ -247,30 +247,30 @@ class Registry:
                     if part
                     else [],
                     "hooks": hooks,
-                    "problem": tables.left_out.get(name),
+                    "problem": provided.left_out.get(name),
                 }
             )
         return found
 
     def _hooks_of(self, name: str) -> list[str]:
-        """The hooks plugin ``name`` implements (also one left out of the tables)."""
+        """The hooks plugin ``name`` implements (also one left out of what is provided)."""
         manager = self._manager()
         plugin = self._plugins[name]
         manager.register(plugin, name=name)
         return sorted(caller.name for caller in manager.get_hookcallers(plugin) or ())
 
     @property
-    def tables(self) -> Tables:
-        """What each plugin provides, collected once (see :mod:`.tables`)."""
+    def provided(self) -> Provided:
+        """What each plugin provides, collected once (see :mod:`._provided`)."""
         return self._collected()
 
-    def _collected(self) -> Tables:
-        if self._tables is None:
+    def _collected(self) -> Provided:
+        if self._provided is None:
             unknown = [name for name in self._unknown_excluded if name not in self._plugins]
             if unknown:
                 check_plugin_names(unknown)
-            self._tables = Tables.collect(self.manager)
-        return self._tables
+            self._provided = Provided.collect(self.manager)
+        return self._provided
 
     @property
     def sets(self) -> Mapping[str, CardSet]:
@@ -334,7 +334,7 @@ class Registry:
         """The rules table for a game of ``sets`` with ``variants`` chosen.
 
         It covers every card of the sets, and the keys in ``extra`` from other sets
-        (an explicit card list may name any installed card). Tables are cached:
+        (an explicit card list may name any installed card). Provided are cached:
         games made with the same choices share one, whatever card list each draws.
         """
         chosen = tuple(sorted(variants.items()))
@@ -371,38 +371,38 @@ class Registry:
     def _build(
         self, keys: set[str], sets: tuple[str, ...], variants: Mapping[str, object]
     ) -> GameRules:
-        tables = self._collected()
-        unknown = sorted(keys - set(tables.cards))
+        provided = self._collected()
+        unknown = sorted(keys - set(provided.cards))
         if unknown:
             raise ConfigError(f"unknown card {unknown[0]!r} (no installed set provides it)")
-        values = resolve_variants(tables.variants, variants)
-        abilities = {k: tables.abilities[k] for k in sorted(keys) if k in tables.abilities}
-        providers = {k: tables.ability_plugins[k] for k in abilities}
-        for key, (plugin, ability) in tables.replacements(self.manager, values).items():
+        values = resolve_variants(provided.variants, variants)
+        abilities = {k: provided.abilities[k] for k in sorted(keys) if k in provided.abilities}
+        providers = {k: provided.ability_plugins[k] for k in abilities}
+        for key, (plugin, ability) in provided.replacements(self.manager, values).items():
             if key in abilities:
                 abilities[key] = ability
                 providers[key] = plugin
         # The plugins this game's rules come from: they are recorded in its saves.
-        in_play = set(providers.values()) | set(tables.observing)
-        in_play |= {tables.sets[tables.cards[key].set].plugin for key in keys}
+        in_play = set(providers.values()) | set(provided.observing)
+        in_play |= {provided.sets[provided.cards[key].set].plugin for key in keys}
         in_play |= {
-            tables.variants[name].plugin
+            provided.variants[name].plugin
             for name, value in values.items()
-            if value != tables.variants[name].default
+            if value != provided.variants[name].default
         }
         in_play |= {
-            name for name, part in tables.contributions.items() if part.kinds and name in in_play
+            name for name, part in provided.contributions.items() if part.kinds and name in in_play
         }
         return GameRules(
             sets=sets,
-            definitions={key: tables.cards[key] for key in sorted(keys)},
+            definitions={key: provided.cards[key] for key in sorted(keys)},
             abilities=abilities,
             inert=INERT,
             reacting=[key for key, ability in abilities.items() if reacts_to_elimination(ability)],
-            kinds=tables.kinds,
+            kinds=provided.kinds,
             variants=values,
-            observers=tables.observers,
-            hook_plugins=tables.hook_plugins,
+            observers=provided.observers,
+            hook_plugins=provided.hook_plugins,
             plugins=tuple(
                 (p.name, p.distribution, p.version) for p in self.plugins if p.name in in_play
             ),
@@ -412,7 +412,7 @@ class Registry:
 
 class _Hashable:
     """An unhashable plugin object (a ``SimpleNamespace``, say) as pluggy sees it: pluggy
-    keeps plugins in sets when it calls one plugin's hook alone (see :mod:`.tables`).
+    keeps plugins in sets when it calls one plugin's hook alone (see :mod:`._provided`).
     Its public attributes are copied over, where pluggy looks for hook implementations."""
 
     def __init__(self, plugin: object) -> None:

@@ -14,7 +14,7 @@ from .players import bot_kinds
 
 def installed(registry: Registry) -> dict[str, Any]:
     """Families, card sets with their cards, plugins, variants, bot kinds, problems."""
-    tables = registry.tables
+    provided = registry.provided
     plugins = registry.describe()
     sets = [
         {
@@ -26,7 +26,7 @@ def installed(registry: Registry) -> dict[str, Any]:
                 for card in card_set.cards
             ],
         }
-        for name, card_set in sorted(tables.sets.items())
+        for name, card_set in sorted(provided.sets.items())
     ]
     variants = [
         {"plugin": plugin["name"], **variant}

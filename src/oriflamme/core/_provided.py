@@ -1,4 +1,4 @@
-"""Collecting what plugins provide into tables keyed by name, once per registry.
+"""Collecting what plugins provide, by name, once per registry.
 
 Each plugin's contribution (card sets, abilities, variants, decision kinds) is read on
 its own, through pluggy (a hook caller that leaves the other plugins out), so pluggy's
@@ -69,7 +69,7 @@ class Contribution:
 
 
 @attrs.frozen
-class Tables:
+class Provided:
     """What every plugin provides, by name; ``left_out`` says why a plugin is not in it.
 
     Its mappings are read-only copies (see :func:`_read_only`)."""
@@ -92,7 +92,7 @@ class Tables:
     left_out: Mapping[str, str] = attrs.field(converter=_read_only)  # plugin -> why it was left out
 
     @classmethod
-    def collect(cls, manager: pluggy.PluginManager) -> Tables:
+    def collect(cls, manager: pluggy.PluginManager) -> Provided:
         names = sorted(name for name, plugin in manager.list_name_plugin() if plugin is not None)
         contributions: dict[str, Contribution] = {}
         left_out: dict[str, str] = {}
