@@ -20,6 +20,7 @@ from pathlib import Path
 # run once a command).
 CORE = (
     "ability",
+    "board",
     "deal",
     "decisions",
     "determinise",
@@ -29,7 +30,6 @@ CORE = (
     "identity",
     "kinds",
     "observation",
-    "queue",
     "rules",
     "saveable",
     "scoring",

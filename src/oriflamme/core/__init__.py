@@ -20,7 +20,7 @@ type-checking imports included (no circle: ``lint-imports``). Bottom to top:
 4. A game as data: its state, the deal, the scores, what one family sees (``_state``,
    ``_deal``, ``_scoring``, ``_observation``).
 5. What abilities and hooks may read and do, within the budget of an answer
-   (``_budget``, ``_queue``, ``_questions``, ``_effects``).
+   (``_budget``, ``_board``, ``_questions``, ``_effects``).
 6. What plugins subclass and implement, each handed the Effects: abilities, kinds of
    decision, hooks (``_ability``, ``_kinds``, ``_hookspecs``).
 7. The engine, which runs the rules on a state, third-party code through guards and

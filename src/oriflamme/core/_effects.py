@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from types import BuiltinMethodType
 from typing import Any, Final, cast
 
+from ._board import Board
 from ._bounds import MAX_INFLUENCE, MAX_STRING, question_problem, value_problem
 from ._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, OverBudget, steps_bound
 from ._decisions import FIRST, LAST, Answer, At, Decision, Options, Placements, new_decision
@@ -22,7 +23,6 @@ from ._errors import OriflammeError, PluginError
 from ._events import Bribed, Discarded, Eliminated, Event, Gained, Lost, Moved, Placed, Stolen
 from ._identity import NO_CARD, CardId
 from ._questions import asker, check_task, checked_options, words
-from ._queue import Queue
 from ._rules import GameRules
 from ._saveable import saveable
 from ._state import State, replaced
@@ -37,7 +37,7 @@ _CONTINUATIONS: Final[dict[GameRules, dict[object, tuple[str, str]]]] = {}
 _CONTINUATIONS_SIZE: Final = 64
 
 
-class Effects(Queue):
+class Effects(Board):
     """The game, as a card's ability or an event hook sees it and acts on it."""
 
     # Influence (RULINGS G7: it never goes below 0; docs/rulings.md P21: nor above

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, cast
 
+from ._board import Board
 from ._bounds import (
     MAX_ARGUMENT_DEPTH,
     MAX_ARGUMENT_VALUES,
@@ -29,7 +30,6 @@ from ._budget import running_code
 from ._decisions import ENGINE_KINDS, Answer, Decision
 from ._errors import IllegalAnswer, PluginError
 from ._identity import CardId
-from ._queue import Queue
 from ._rules import GameRules
 from ._shown import indices, shown
 from ._state import RESOLUTION, State
@@ -37,7 +37,7 @@ from ._words import RULE, control_problem
 
 
 def checked_options(
-    game: Queue,
+    game: Board,
     who: str,
     *,
     family: object,

@@ -3,7 +3,7 @@
 Read-only questions: who owns a card, its face and tokens, each family's zones and
 Influence, the queue's positions in resolution order (each a stack of cards). And
 the three changes of the queue's shape. Every change goes through
-:meth:`Queue._insert_position`, :meth:`Queue._stack_on` and :meth:`Queue._remove_top`,
+:meth:`Board._insert_position`, :meth:`Board._stack_on` and :meth:`Board._remove_top`,
 which keep the walk of the resolution phase pointing at the right position (RULINGS
 R8): while a card acts, ``walk`` is its position; between turns it is the next
 position to resolve.
@@ -21,8 +21,8 @@ from ._state import RESOLUTION, State
 from ._variants import VariantValue
 
 
-class Queue:
-    """Read-only questions about the table, and the queue's changes of shape."""
+class Board:
+    """The board: read-only questions about the table, and the queue's changes of shape."""
 
     _state: State
     rules: GameRules
