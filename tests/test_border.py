@@ -4,6 +4,8 @@ part of the package, so that a module added later is held by them too."""
 
 from __future__ import annotations
 
+import ast
+import sys
 import tomllib
 from pathlib import Path
 
@@ -73,3 +75,50 @@ def test_no_wing_imports_a_card_set() -> None:
     assert contract["forbidden_modules"] == ["oriflamme.expansions"]
     assert set(contract["source_modules"]) == {f"oriflamme.{wing}" for wing in WINGS}  # type: ignore[call-overload]
     assert all((PACKAGE / wing / "__init__.py").exists() for wing in WINGS)
+
+
+#: What core may import beside the standard library (pyproject's core dependencies).
+CORE_DEPENDENCIES = {"attrs", "pluggy", "yaml", "oriflamme"}
+
+
+def _imports(path: Path) -> list[tuple[int, str, bool]]:
+    """Each import of ``path``: its line, its top-level package (None: relative), and
+    whether it is at the module's top level (not in a function or a class)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    top = {id(node) for node in tree.body}
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, a.name.split(".")[0], id(node) in top) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            name = "" if node.level else (node.module or "").split(".")[0]
+            found.append((node.lineno, name, id(node) in top))
+    return found
+
+
+def test_core_imports_the_standard_library_attrs_pluggy_and_yaml_only() -> None:
+    # _compiling's mypy_extensions is the compiled build's own, tried and not needed.
+    allowed = set(sys.stdlib_module_names) | CORE_DEPENDENCIES | {""}
+    outside = [
+        f"{path.name}:{line}: {name}"
+        for path in sorted((PACKAGE / "core").glob("*.py"))
+        for line, name, _ in _imports(path)
+        if name not in allowed and not (path.name == "_compiling.py" and name == "mypy_extensions")
+    ]
+    assert outside == []
+
+
+def test_core_imports_only_at_the_top_of_its_modules() -> None:
+    # Guarded imports at the top (try/except, if TYPE_CHECKING) are at module level too:
+    # what is not is an import inside a function or a class, a hidden edge.
+    inside = []
+    for path in sorted((PACKAGE / "core").glob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for scope in ast.walk(tree):
+            if isinstance(scope, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                inside += [
+                    f"{path.name}:{node.lineno}"
+                    for node in ast.walk(scope)
+                    if isinstance(node, ast.Import | ast.ImportFrom)
+                ]
+    assert inside == []

@@ -33,7 +33,7 @@ import sys
 import time
 from collections.abc import Callable, Mapping
 from functools import lru_cache
-from types import CodeType, FrameType
+from types import CodeType, FrameType, ModuleType
 from typing import Any
 
 import pluggy
@@ -42,6 +42,12 @@ from ._ability import Ability, reacts_to_elimination
 from ._budget import OverBudget, lines_bound, third_party
 from ._effects import Effects
 from ._rules import CardAbility, GameRules
+
+_resource: ModuleType | None
+try:
+    import resource as _resource
+except ImportError:  # not on every system (Windows): the peak cannot be read there
+    _resource = None
 
 #: Bytes of memory one call of third-party code may add to what the process holds,
 #: when they can be counted (see the module's documentation).
@@ -83,11 +89,11 @@ def held() -> int:
             return int(os.pread(statm, 256, 0).split()[1]) * _PAGE
         except (OSError, ValueError, IndexError, AttributeError):
             pass
+    if _resource is None:
+        return 0
     try:
-        import resource  # noqa: PLC0415 - not on every system
-
-        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    except (ImportError, OSError, ValueError):
+        peak: int = _resource.getrusage(_resource.RUSAGE_SELF).ru_maxrss
+    except (OSError, ValueError):
         return 0
     return peak if sys.platform == "darwin" else peak * 1024  # bytes there, KiB elsewhere
 
