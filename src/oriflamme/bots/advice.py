@@ -291,8 +291,7 @@ def impersonation_value(table: Table, position: int, acting: int) -> float:
 
 def _can_replace(table: Table, key: str) -> bool:
     seen = table.seen
-    seat = seen.families.index(table.me)
-    zones = [seen.seat_discarded[seat], seen.seat_eliminated[seat]]
+    zones = [seen.discarded[table.me], seen.eliminated[table.me]]
     if key != "twin":
         zones.append(seen.set_aside)
     return any(seen.key(card) == key for zone in zones for card in zone)

@@ -111,18 +111,16 @@ class HeuristicBot:
         if kind == "reveal" and decision.card is not None:
             reveal = self.reveal(table, table.position_of(decision.card))
             return [1.0 if option is reveal else 0.0 for option in options]
-        resume = observation.resume
-        if resume is None:
+        key = decision.ability
+        if key is None:
             return [1.0] + [0.0] * (len(options) - 1)
-        key, _method, acting_card, args = resume
-        acting = table.position_of(acting_card)
+        acting_card = decision.card
+        acting = table.position_of(acting_card) if acting_card is not None else None
         if kind == "target":
-            return [
-                self.target(table, key or "", acting, o) if type(o) is int else -9.0
-                for o in options
-            ]
-        if kind == "move" and key == "royal_decree" and args:
-            moved = table.position_of(args[0])
+            return [self.target(table, key, acting, o) if type(o) is int else -9.0 for o in options]
+        subject = decision.subject
+        if kind == "move" and key == "royal_decree" and subject is not None:
+            moved = table.position_of(subject)
             if moved is not None:
                 return [move_value(table, moved, o) if type(o) is int else -9.0 for o in options]
         if kind == "twin":
