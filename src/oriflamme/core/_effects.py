@@ -371,16 +371,16 @@ class Effects(Queue):
                 self._check_arguments(task_args, key, name)
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
-        about = cast(CardId | None, subject)
-        if question is None and labels is None:
-            if kind == "target" and type(chosen) is tuple and about is None:
+        if question is None and labels is None and subject is None:
+            if kind == "target" and type(chosen) is tuple:
                 s.pending = _target_decision(family, chosen, card, key)
             else:
-                s.pending = new_decision(family, kind, chosen, card, ability=key, subject=about)
+                s.pending = new_decision(family, kind, chosen, card, ability=key)
         else:
             words_ = words(chosen, labels)
+            about = cast("CardId | None", subject)
             s.pending = Decision(
-                family, kind, chosen, card, cast(str | None, question), words_, key, about
+                family, kind, chosen, card, cast("str | None", question), words_, key, about
             )
         if running is not None:
             pending = s.pending

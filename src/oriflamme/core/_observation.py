@@ -65,18 +65,30 @@ FIELDS = (
     "_public",
     "_work",
 )
-#: The mappings an observation makes when first asked for one, and keeps.
-_CACHES = (
-    "_influence_map",
-    "_reserve_map",
-    "_discarded_map",
-    "_eliminated_map",
-    "_hand_sizes_map",
-    "_set_aside_sizes_map",
-    "_tokens_map",
-    "_bribes_map",
-    "_public_map",
+#: The mappings an observation makes when first asked for one, and keeps: where each
+#: is in its ``_made`` tuple.
+_MAPS = (
+    "influence",
+    "reserve",
+    "discarded",
+    "eliminated",
+    "hand_sizes",
+    "set_aside_sizes",
+    "tokens",
+    "bribes",
+    "public_keys",
 )
+#: The piles of each family (reserve, discarded, eliminated).
+_Piles = Mapping[str, tuple[CardId, ...]]
+_INFLUENCE: Final = 0
+_RESERVE: Final = 1
+_DISCARDED: Final = 2
+_ELIMINATED: Final = 3
+_HAND_SIZES: Final = 4
+_SET_ASIDE_SIZES: Final = 5
+_TOKENS: Final = 6
+_BRIBES: Final = 7
+_PUBLIC_KEYS: Final = 8
 
 #: The engine's work waiting: the continuation the pending answer resumes, then the
 #: task stack.
@@ -100,7 +112,7 @@ class Observation:
     ``Decision.subject``).
     """
 
-    __slots__ = (*FIELDS, "log", *_CACHES)
+    __slots__ = (*FIELDS, "log", "_made")
 
     family: Final[str | None]
     families: Final[tuple[str, ...]]
@@ -136,16 +148,10 @@ class Observation:
     _eliminated: Final[tuple[tuple[CardId, ...], ...]]
     _public: Final[tuple[str, ...]]  # the key of every card all have seen, by id ("" not)
     _work: Final[Work]  # what determinisation plays on with; not for reading
-    # The mappings, once read.
-    _influence_map: Mapping[str, int] | None
-    _reserve_map: Mapping[str, tuple[CardId, ...]] | None
-    _discarded_map: Mapping[str, tuple[CardId, ...]] | None
-    _eliminated_map: Mapping[str, tuple[CardId, ...]] | None
-    _hand_sizes_map: Mapping[str, int] | None
-    _set_aside_sizes_map: Mapping[str, int] | None
-    _tokens_map: Mapping[CardId, int] | None
-    _bribes_map: Mapping[CardId, str] | None
-    _public_map: Mapping[CardId, str] | None
+    # The mappings made so far, by their place in _MAPS (None: not yet), or None while
+    # none is: a value, replaced whole when one more is made. Most observations are
+    # read for a few things only, and one slot set here costs least.
+    _made: tuple[Mapping[Any, Any] | None, ...] | None
 
     def __init__(  # noqa: PLR0915 - a statement a slot: compiled, the one way in
         self,
@@ -170,19 +176,19 @@ class Observation:
             raise ValueError(f"{family!r} is not a family of this game ({known})")
         decision = state.pending
         if table is None:
-            sets, variants = state.rules.sets, state.rules.variants
+            rules = state.rules
+            sets, variants = rules.sets, rules.variants
+            if (
+                decision is not None
+                and decision.family != family
+                and decision.options
+                and rules.kinds[decision.kind].private_options
+            ):
+                # Another family's hand, say: only who is asked, what kind of question,
+                # and what it is about (all public at the table).
+                decision = decision._replace(options=(), question=None, labels=None)
         else:
             sets, variants = table
-        if (
-            table is None
-            and decision is not None
-            and decision.family != family
-            and decision.options
-            and state.rules.kinds[decision.kind].private_options
-        ):
-            # Another family's hand, say: only who is asked, what kind of question, and
-            # what it is about (all public at the table).
-            decision = decision._replace(options=(), question=None, labels=None)
         self.family = family
         self.families = state.families
         self.cards = state.cards
@@ -199,9 +205,11 @@ class Observation:
         self.decision = decision
         self.placed = state.placed
         self.walk = state.walk
-        self.acting = None if state.acting == NO_CARD else state.acting
+        acting = state.acting
+        self.acting = None if acting == NO_CARD else acting
         self.acting_gone = state.acting_gone
-        self.revealing = None if state.revealing == NO_CARD else state.revealing
+        revealing = state.revealing
+        self.revealing = None if revealing == NO_CARD else revealing
         self.log = state.log
         self._first = state.first
         self._up = state.up
@@ -215,10 +223,7 @@ class Observation:
         self._eliminated = state.eliminated
         self._public = state.public
         self._work = (state.resume, state.tasks)
-        # Made when first read (most observations are read for a few things only).
-        self._influence_map = self._reserve_map = self._discarded_map = None
-        self._eliminated_map = self._hand_sizes_map = self._set_aside_sizes_map = None
-        self._tokens_map = self._bribes_map = self._public_map = None
+        self._made = None
 
     # Reading it.
 
@@ -261,74 +266,91 @@ class Observation:
     @property
     def influence(self) -> Mapping[str, int]:
         """Every family's Influence, in seat order."""
-        found = self._influence_map
+        made = self._made
+        found: Mapping[str, int] | None = made[_INFLUENCE] if made is not None else None
         if found is None:
-            found = self._influence_map = self._by_family(self._influence)
+            found = self._keep(_INFLUENCE, self._by_family(self._influence))
         return found
 
     @property
     def reserve(self) -> Mapping[str, tuple[CardId, ...]]:
-        found = self._reserve_map
+        made = self._made
+        found: _Piles | None = made[_RESERVE] if made is not None else None
         if found is None:
-            found = self._reserve_map = self._by_family(self._reserve)
+            found = self._keep(_RESERVE, self._by_family(self._reserve))
         return found
 
     @property
     def discarded(self) -> Mapping[str, tuple[CardId, ...]]:
-        found = self._discarded_map
+        made = self._made
+        found: _Piles | None = made[_DISCARDED] if made is not None else None
         if found is None:
-            found = self._discarded_map = self._by_family(self._discarded)
+            found = self._keep(_DISCARDED, self._by_family(self._discarded))
         return found
 
     @property
     def eliminated(self) -> Mapping[str, tuple[CardId, ...]]:
-        found = self._eliminated_map
+        made = self._made
+        found: _Piles | None = made[_ELIMINATED] if made is not None else None
         if found is None:
-            found = self._eliminated_map = self._by_family(self._eliminated)
+            found = self._keep(_ELIMINATED, self._by_family(self._eliminated))
         return found
 
     @property
     def hand_sizes(self) -> Mapping[str, int]:
         """How many cards each family holds in hand (its own: ``hand`` says which)."""
-        found = self._hand_sizes_map
+        made = self._made
+        found: Mapping[str, int] | None = made[_HAND_SIZES] if made is not None else None
         if found is None:
-            found = self._hand_sizes_map = self._by_family(self._hand_counts)
+            found = self._keep(_HAND_SIZES, self._by_family(self._hand_counts))
         return found
 
     @property
     def set_aside_sizes(self) -> Mapping[str, int]:
-        found = self._set_aside_sizes_map
+        made = self._made
+        found: Mapping[str, int] | None = made[_SET_ASIDE_SIZES] if made is not None else None
         if found is None:
-            found = self._set_aside_sizes_map = self._by_family(self._set_aside_counts)
+            found = self._keep(_SET_ASIDE_SIZES, self._by_family(self._set_aside_counts))
         return found
 
     @property
     def tokens(self) -> Mapping[CardId, int]:
         """The cards with tokens on them, and how many."""
-        found = self._tokens_map
+        made = self._made
+        found: Mapping[CardId, int] | None = made[_TOKENS] if made is not None else None
         if found is None:
-            found = self._tokens_map = MappingProxyType(dict(self._tokens))
+            found = self._keep(_TOKENS, MappingProxyType(dict(self._tokens)))
         return found
 
     @property
     def bribes(self) -> Mapping[CardId, str]:
         """The cards that carry a Bribery token, and whose."""
-        found = self._bribes_map
+        made = self._made
+        found: Mapping[CardId, str] | None = made[_BRIBES] if made is not None else None
         if found is None:
-            found = self._bribes_map = MappingProxyType(
-                {c: f for c, f in enumerate(self._bribes) if f}
-            )
+            bribed = {c: f for c, f in enumerate(self._bribes) if f}
+            found = self._keep(_BRIBES, MappingProxyType(bribed))
         return found
 
     @property
     def public_keys(self) -> Mapping[CardId, str]:
         """The key of every card every family has seen face up."""
-        found = self._public_map
+        made = self._made
+        found: Mapping[CardId, str] | None = made[_PUBLIC_KEYS] if made is not None else None
         if found is None:
-            found = self._public_map = MappingProxyType(
-                {c: key for c, key in enumerate(self._public) if key}
-            )
+            public = {c: key for c, key in enumerate(self._public) if key}
+            found = self._keep(_PUBLIC_KEYS, MappingProxyType(public))
         return found
+
+    def _keep(self, at: int, mapping: Mapping[Any, Any]) -> Mapping[Any, Any]:
+        """Keep ``mapping``, made for place ``at`` of :data:`_MAPS`."""
+        made = self._made
+        kept: list[Mapping[Any, Any] | None] = (
+            list(made) if made is not None else [None] * len(_MAPS)
+        )
+        kept[at] = mapping
+        self._made = tuple(kept)
+        return mapping
 
     def _by_family(self, values: tuple[Any, ...]) -> Mapping[str, Any]:
         return MappingProxyType(dict(zip(self.families, values, strict=True)))
