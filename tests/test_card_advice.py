@@ -96,9 +96,7 @@ class Homely(CardAdvice):
     def target(self, table: Table, acting: int | None, position: int) -> float:
         return 1.0 if table.mine(position) else 0.0
 
-    def answer(
-        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
-    ) -> float:
+    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
         return 1.0 if option == decision.options[-1] else 0.0
 
 

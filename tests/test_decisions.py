@@ -248,7 +248,7 @@ def test_a_plugin_kind_is_asked_worded_and_sent_as_json(roads: Registry) -> None
     decision = game.decision
     assert decision is not None
     labels = tuple(ROAD_WORDS[road] for road in ROADS)
-    assert decision == Decision("red", "pick", ROADS, picker, QUESTION, labels)
+    assert decision == Decision("red", "pick", ROADS, picker, QUESTION, labels, "picker")
     kind = game.rules.kinds["pick"]
     words = Words(game.observe("red"), game.rules.definitions)
     assert question_text(kind, words, decision) == QUESTION
@@ -262,6 +262,8 @@ def test_a_plugin_kind_is_asked_worded_and_sent_as_json(roads: Registry) -> None
         "options": list(ROADS),
         "question": QUESTION,
         "labels": list(labels),
+        "ability": "picker",
+        "subject": None,
     }
     for number, road in enumerate(ROADS):
         as_json, as_python, shouted = game.clone(), game.clone(), game.clone()
@@ -323,10 +325,12 @@ def test_a_private_plugin_kind_is_hidden_from_the_others(roads: Registry) -> Non
     whisperer = card_id(game, "red.whisperer")
     game.answer(True)
     decision = game.decision
-    assert decision == Decision("red", "secret", ("left", "right"), whisperer)
+    assert decision == Decision("red", "secret", ("left", "right"), whisperer, ability="whisperer")
     assert game.observe("red").decision == decision
     for family in ("blue", "green", None):
-        assert game.observe(family).decision == Decision("red", "secret", (), whisperer)
+        # Who asks and about what are public; the options are not.
+        hidden = Decision("red", "secret", (), whisperer, ability="whisperer")
+        assert game.observe(family).decision == hidden
     sample = Game.determinise(game.observe("red"), 1, registry=roads)
     assert sample.decision == decision
     with pytest.raises(DeterminiseError, match="red's secret decision hides its options"):

@@ -193,13 +193,18 @@ class VandalBot:
     that spoils its own copy before reading it only fools itself.
     """
 
-    def __init__(self, seed: int, vandal: Vandal) -> None:
+    def __init__(self, seed: int, vandal: Vandal, registry: Registry) -> None:
         self.honest = RandomBot(seed)
         self.vandal = vandal
+        self.registry = registry
 
     def choose(self, observation: Observation) -> Answer:
         answer = self.honest.choose(observation)
+        # The rules, as a bot that searches makes them from its registry.
+        seen = observation
+        rules = self.registry.rules(seen.sets, dict(seen.variants), extra=seen.cards)
         self.vandal.ruin(observation, "observation")
+        self.vandal.ruin(rules, "rules")
         return answer
 
 
@@ -224,7 +229,7 @@ def played(registry: Registry, game_config: GameConfig, vandal: Vandal | None = 
     game = Game.new(game_config, registry=registry)
     seed = game_config.seed
     bots = {
-        family: VandalBot(bot_seed(seed, seat), vandal)
+        family: VandalBot(bot_seed(seed, seat), vandal, registry)
         if vandal is not None
         else RandomBot(bot_seed(seed, seat))
         for seat, family in enumerate(game.families)
@@ -287,7 +292,7 @@ def same_play(game: Game, clean: Game) -> None:
 def test_the_rules_table_refuses_every_write(registry: Registry) -> None:
     """The writes of the issue: each raises, and the table is as it was."""
     game = Game.new(GameConfig(seed=5), registry=registry)
-    rules = game.observe("red").rules
+    rules = game.rules
     before = table(rules)
     tables: Any = rules  # as a bot holds it: typed or not, it may try
     with pytest.raises(AttributeError, match="cannot be changed"):
@@ -321,15 +326,17 @@ def test_a_bot_that_writes_to_everything_changes_no_game(
     ruined = played(registry, config(seed, sets, families), vandal)
     fresh = Registry(entry_points=False)
     clean = played(fresh, config(seed, sets, families))
-    # The walk reached the shared rules table and what it holds, and the rest.
-    rules = ruined.rules
-    assert rules is registry.rules(sets, {})
+    # The walk reached the shared rules table the bots made from their registry (as a
+    # search makes them: the observation holds none) and what it holds, and the rest.
+    seen = ruined.observe(None)
+    rules = registry.rules(seen.sets, dict(seen.variants), extra=seen.cards)
+    assert table(rules) == table(ruined.rules)
     for value in (rules, rules.variants, rules.definitions, rules.kinds, rules.sets):
         assert vandal.walked(value)
     assert all(vandal.walked(card) for card in rules.definitions.values())
     assert any(p.startswith("observation.log") for p in vandal.reached)
     assert any(p.startswith("observation.decision.options") for p in vandal.reached)
-    assert any(p.startswith("observation.resume") for p in vandal.reached)
+    assert any(p.startswith("observation.influence") for p in vandal.reached)
     own = own_fields(vandal.landed, "observation")
     print(
         f"{vandal.writes} writes tried on {vandal.values} values; {len(vandal.landed)} took, "

@@ -1,4 +1,4 @@
-"""``text.table(observation)`` and ``text.game_table(game)``: the table as a person reads
+"""``text.table(observation, rules)`` and ``text.game_table(game)``: the table as a person reads
 it, with the question and its answers for the family asked, and never a card that reader
 may not see. Also the header of ``oriflamme simulate``, which names what was played."""
 
@@ -152,7 +152,8 @@ def check_the_same_for_any_hidden_deal(
     see otherwise: so a name a hidden card shares with a visible one is counted exactly
     as often as the visible cards give it. Whether the other deal differed."""
     sample = Game.determinise(seen, seed, registry=registry)
-    assert table(sample.observe(seen.family)) == table(seen), f"{where}: it tells the hidden cards"
+    sampled = table(sample.observe(seen.family), sample.rules)
+    assert sampled == table(seen, game.rules), f"{where}: it tells the hidden cards"
     truth, dealt = keys_by_card(game), keys_by_card(sample)
     return any(dealt[card] != key for card, key in truth.items() if seen.key(card) is None)
 
@@ -164,7 +165,7 @@ def test_an_observation_prints_only_what_its_family_sees(registry: Registry, kin
         truth = keys_by_card(game)
         for family in (None, *game.families):
             seen = game.observe(family)
-            text = table(seen)
+            text = table(seen, game.rules)
             here = f"{where}, {family or 'a spectator'}"
             checked += check_names(game, seen, text, here)
             words = Words(seen, game.rules.definitions)
@@ -186,7 +187,7 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
         decision = game.decision
         if decision is None:
             for family in (None, *game.families):
-                text = table(game.observe(family))
+                text = table(game.observe(family), game.rules)
                 assert text.splitlines()[-1].startswith("The game is over: "), where
                 for winner in game.winners:
                     assert winner in text.splitlines()[-1], where
@@ -194,7 +195,7 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
         rules = game.rules.kinds[decision.kind]
         for family in (None, *game.families):
             seen = game.observe(family)
-            text = table(seen)
+            text = table(seen, game.rules)
             lines = text.splitlines()
             words = Words(seen, game.rules.definitions)
             if family == decision.family:
@@ -215,7 +216,7 @@ def test_printing_asks_the_family_asked_and_no_other(registry: Registry, kind: s
 def test_a_printed_game_is_the_spectators_view(registry: Registry) -> None:
     for where, game in moments(registry, "mixed"):
         text = game_table(game)
-        spectator = table(game.observe(None))
+        spectator = table(game.observe(None), game.rules)
         assert text.splitlines()[1:] == spectator.splitlines(), where
         assert text.startswith("Oriflamme (" + ", ".join(game.families) + ")"), where
         assert "Your hand" not in text, where
@@ -235,17 +236,16 @@ def test_the_table_names_cards_in_the_language_asked(registry: Registry) -> None
     seen = game.observe("red")
     definitions = game.rules.definitions
     hand = [definitions[key] for key in (seen.key(card) for card in seen.hand) if key]
-    english, french = table(seen), table(seen, language="fr")
-    assert french == table(seen, language="fr")  # the same words every time
+    english, french = table(seen, game.rules), table(seen, game.rules, language="fr")
+    assert french == table(seen, game.rules, language="fr")  # the same words every time
     for card in hand:
         assert card.name in english
         assert card.name_in("fr") in french
     assert french != english
     assert "Your hand: " in french  # the sentences stay English: only the names change
-    assert game_table(game, language="fr").endswith(table(game.observe(None), language="fr"))
+    spectator = table(game.observe(None), game.rules, language="fr")
+    assert game_table(game, language="fr").endswith(spectator)
     assert repr(seen) == "<Observation for red: round 1 placement>"  # repr stays short
-    # The rules it names cards by are the game's, and compare no observations apart.
-    assert seen.rules is game.rules
     assert game.clone().observe("red") == seen
 
 

@@ -69,6 +69,11 @@ def asks_about_no_card(game: Effects, card: CardId, asker: Asker) -> None:
     game.ask(game.owner(card), "choose", ("a", "b"), asker.answered, 10_000)
 
 
+def asks_about_a_card_out_of_the_queue(game: Effects, card: CardId, asker: Asker) -> None:
+    away = next(c for c in range(100) if not any(c in stack for stack in game.queue))
+    game.ask(game.owner(card), "choose", ("a", "b"), asker.answered, card, subject=away)
+
+
 def asks_through_a_built_in_card(game: Effects, card: CardId, asker: Asker) -> None:
     # The spy's method is a registered continuation: the question is still the plugin's.
     spy = game.rules.abilities["spy"]
@@ -126,6 +131,14 @@ CASES: dict[str, tuple[Ask, str]] = {
     ),
     "a family not in the game": (asks_nobody, "asked 'purple' a choose question"),
     "a card not in the game": (asks_about_no_card, "about card 10000: a card id of the game"),
+    "a subject that is no card": (
+        asking(("a", "b"), subject="x"),
+        "asked a choose question whose subject is card 'x': a card id of the game",
+    ),
+    "a subject out of the queue": (
+        asks_about_a_card_out_of_the_queue,
+        "which is not in the queue: the subject is a card in the queue, or None",
+    ),
     "through a built-in card's method": (
         asks_through_a_built_in_card,
         "asked red a target question with option 'a', which no answer can match",
@@ -165,6 +178,19 @@ def test_a_question_no_answer_can_match_fails_at_once(tmp_path: Path, case: str)
     assert game.decision is not None
     game.answer("right")
     assert ANSWERS == ["right"]
+
+
+def test_a_plugins_question_names_its_ability_and_its_subject(tmp_path: Path) -> None:
+    def asks_about_the_next(game: Effects, card: CardId, asker: Asker) -> None:
+        game.ask(game.owner(card), "choose", ("a", "b"), asker.answered, card, subject=game.top(1))
+
+    game = revealing_with(tmp_path, Asker(asks_about_the_next))
+    game.answer(True)
+    decision = game.decision
+    assert decision is not None
+    assert (decision.kind, decision.ability) == ("choose", "probe")
+    assert decision.subject == game.observe(None).top(1)
+    assert decision.card == game.observe(None).top(0)
 
 
 def revealing_with(folder: Path, ability: Ability) -> Game:

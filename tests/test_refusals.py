@@ -27,7 +27,7 @@ GAMES = 2  # per family count and kind of game: 18 games, every decision of each
 def hidden_words(game: Game, sender: str | None) -> set[str]:
     """The keys and names of cards hidden from ``sender``, none of which it sees elsewhere."""
     seen = game.observe(sender)
-    visible = {key for key in seen.shown if key} | set(seen.own_keys.values())
+    visible = set(seen.public_keys.values()) | set(seen.own_keys.values())
     hidden = {label.split(".")[1] for label in game.position().ids} - visible
     words: set[str] = set()
     for key in hidden:

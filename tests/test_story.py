@@ -40,7 +40,7 @@ def told(game: Game, family: str, seed: int) -> tuple[list[str], list[tuple[int,
     bots = random_bots(game, seed)
     story = Story(game.rules.definitions)
     lines: list[str] = []
-    influence = [game.observe(family).seat_influence]
+    influence = [tuple(game.observe(family).influence.values())]
     while True:
         seen = game.observe(family)
         lines += story.read(seen)
@@ -59,7 +59,7 @@ def test_every_change_is_told_once_with_its_card(
     print(f"seed {seed}, {families} families, {sets}")
     game = new_game(registry, seed, families, sets=SETS[sets])
     you = game.families[seed % families]
-    start = dict(zip(game.families, game.observe(you).seat_influence, strict=True))
+    start = dict(game.observe(you).influence)
     lines, _ = told(game, you, seed)
     events = game.observe(you).events
 

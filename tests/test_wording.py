@@ -162,7 +162,7 @@ def test_an_acting_card_asks_with_its_text(registry: Registry) -> None:
         key = game.observe(decision.family).key(card)
         assert key is not None
         question = texts[0]
-        assert question.startswith(f"Your {game.observe().colour(card)} ")
+        assert question.startswith(f"Your {game.observe().colours[card]} ")
         assert question.endswith(" Which card?")
         texts_of = {d.text for d in game.rules.definitions.values()}
         assert any(f'"{text}"' in question for text in texts_of), question

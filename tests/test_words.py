@@ -368,7 +368,8 @@ def test_a_question_and_labels_from_outside_are_printed_escaped(registry: Regist
     clean(printed)
     assert f"{escaped(HOSTILE)}\n  1) {escaped(HOSTILE)}" in printed
     # The table as text (text.table) shows the same question, escaped.
-    text = table(hostile_target(registry).observe("red"))
+    hostile = hostile_target(registry)
+    text = table(hostile.observe("red"), hostile.rules)
     clean(text)
     assert escaped(HOSTILE) in text
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, ClassVar, Final
 
-from oriflamme import Answer, CardId, Decision
+from oriflamme import Answer, Decision
 from oriflamme.compiling import mypyc_attr
 
 from .reading import LAST_ROUND, Table
@@ -85,15 +85,13 @@ class CardAdvice:
             return -1.0
         return 1.0 - 2.0 * table.bait_chance(position)
 
-    def answer(
-        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
-    ) -> float:
+    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
         """What ``option`` brings, when the card's ability asks a question of another
         kind than a target (``decision.kind``: a Royal Decree's ``move``, a Prince's
-        ``twin``, a Plot's ``choose``, a plugin's own); ``subject`` is the card the
-        question is about, when the ability names one (the card a Royal Decree moves),
-        else None. The bot plays the option of the highest value. The default prefers
-        the first option."""
+        ``twin``, a Plot's ``choose``, a plugin's own; ``decision.ability`` is the asking
+        ability's key, ``decision.subject`` the other card it is about, if any: the card
+        a Royal Decree moves). The bot plays the option of the highest value. The
+        default prefers the first option."""
         return 1.0 if option is decision.options[0] else 0.0
 
     # Placing.

@@ -30,7 +30,7 @@ from .reading import ENDS, LAST_ROUND, NEIGHBOURS, Table
 from .spots import spot
 
 if TYPE_CHECKING:
-    from oriflamme import Answer, CardId, Decision
+    from oriflamme import Answer, Decision
 
     from .spots import Spot
 
@@ -178,14 +178,13 @@ class RoyalDecreeAdvice(Intrigue):
     def target(self, table: Table, acting: int | None, position: int) -> float:
         return best_move(table, position, acting)
 
-    def answer(
-        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
-    ) -> float:
+    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+        subject = decision.subject
         if decision.kind == "move" and subject is not None:
             moved = table.position_of(subject)
             if moved is not None:
                 return move_value(table, moved, option) if type(option) is int else -9.0
-        return super().answer(table, decision, option, subject)
+        return super().answer(table, decision, option)
 
     def priority(self, table: Table) -> float:
         return 0.5
@@ -282,11 +281,9 @@ class PrinceAdvice(CardAdvice):
     def activation(self, table: Table, position: int) -> float:
         return 1.0
 
-    def answer(
-        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
-    ) -> float:
+    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
         if decision.kind != "twin":
-            return super().answer(table, decision, option, subject)
+            return super().answer(table, decision, option)
         if type(option) is not str and type(option) is not int:
             return 0.0
         # Ahead of the walk (the last end) it still acts this round.
@@ -415,11 +412,9 @@ class PlotAdvice(Intrigue):
     def target(self, table: Table, acting: int | None, position: int) -> float:
         return activation(table, table.keys[position], position)
 
-    def answer(
-        self, table: Table, decision: Decision, option: Answer, subject: CardId | None
-    ) -> float:
+    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
         if decision.kind != "choose":
-            return super().answer(table, decision, option, subject)
+            return super().answer(table, decision, option)
         # Repeat while our best Character pays more than the token would.
         targets = plot_targets(table)
         top = max((activation(table, table.keys[i], i) for i in targets), default=0.0)
@@ -519,8 +514,7 @@ def impersonation_value(table: Table, position: int, acting: int) -> float:
 
 def _can_replace(table: Table, key: str) -> bool:
     seen = table.seen
-    seat = seen.families.index(table.me)
-    zones = [seen.seat_discarded[seat], seen.seat_eliminated[seat]]
+    zones = [seen.discarded[table.me], seen.eliminated[table.me]]
     if key != "twin":
         zones.append(seen.set_aside)
     return any(seen.key(card) == key for zone in zones for card in zone)

@@ -120,21 +120,15 @@ class HeuristicBot:
         if kind == "reveal" and decision.card is not None:
             reveal = self.reveal(table, table.position_of(decision.card))
             return [1.0 if option is reveal else 0.0 for option in options]
-        resume = observation.resume
-        if resume is None:
+        key = decision.ability
+        if key is None:
             return [1.0] + [0.0] * (len(options) - 1)
-        key, _method, acting_card, args = resume
-        acting = table.position_of(acting_card)
+        acting_card = decision.card
+        acting = table.position_of(acting_card) if acting_card is not None else None
         if kind == "target":
-            return [
-                self.target(table, key or "", acting, o) if type(o) is int else -9.0
-                for o in options
-            ]
-        # The card the question is about, when its continuation names one first (the
-        # card a Royal Decree moves).
-        subject = args[0] if args and type(args[0]) is int else None
-        told = advice_of(table, key or "")
-        return [told.answer(table, decision, option, subject) for option in options]
+            return [self.target(table, key, acting, o) if type(o) is int else -9.0 for o in options]
+        told = advice_of(table, key)
+        return [told.answer(table, decision, option) for option in options]
 
     # Placing.
 

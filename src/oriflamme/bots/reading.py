@@ -66,12 +66,7 @@ class Table:
         self.up = [seen.is_up(card) for card in tops]
         self.keys = [seen.key(card) or "" for card in tops]
         families = seen.families
-        amounts = seen.seat_influence
-        if len(families) != len(amounts):
-            dict(zip(families, amounts, strict=True))  # raises as it always did
-        influence: dict[str, int] = {}
-        for seat in range(len(families)):
-            influence[families[seat]] = amounts[seat]
+        influence: dict[str, int] = dict(seen.influence)
         self.influence = influence
         self._pools: dict[str, dict[str, float]] = {}
         # The pools a bot worked out from other readings of the same game, if it keeps

@@ -132,6 +132,11 @@ class Decision(NamedTuple):
     ``card`` is the card it is about (the acting card, or the face-down card to
     reveal), None in the placement phase. ``question`` and ``labels`` are the words a
     plugin gave for its question and for each option (None: the kind's own words).
+    ``ability`` is the key of the ability that asks: the acting card's, or for a
+    Shapeshifter the key of the card it copies (None: the engine's own ``place`` and
+    ``reveal``). ``subject`` is the other card the question is about, if the asker
+    named one (the card a Royal Decree moves). Both are public at the table: the
+    acting card is face up, and everyone saw the other card chosen.
     """
 
     family: str
@@ -140,6 +145,8 @@ class Decision(NamedTuple):
     card: CardId | None = None
     question: str | None = None
     labels: tuple[str, ...] | None = None
+    ability: str | None = None
+    subject: CardId | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """As JSON-ready data. An option taken from here and sent back is accepted."""
@@ -150,6 +157,8 @@ class Decision(NamedTuple):
             "options": [list(o) if isinstance(o, Placement) else o for o in self.options],
             "question": self.question,
             "labels": list(self.labels) if self.labels is not None else None,
+            "ability": self.ability,
+            "subject": self.subject,
         }
 
 
@@ -168,9 +177,17 @@ ENGINE_KINDS = frozenset({"place", "reveal"})
 _new: Final = tuple.__new__
 
 
-def new_decision(family: str, kind: str, options: Options, card: CardId | None = None) -> Decision:
+def new_decision(
+    family: str,
+    kind: str,
+    options: Options,
+    card: CardId | None = None,
+    *,
+    ability: str | None = None,
+    subject: CardId | None = None,
+) -> Decision:
     """A decision asked with the kind's own words (no plugin words)."""
-    return _new(Decision, (family, kind, options, card, None, None))
+    return _new(Decision, (family, kind, options, card, None, None, ability, subject))
 
 
 #: The placements handed out so far (see Placements.__getitem__): each is an immutable

@@ -51,26 +51,25 @@ def determinise(
     # (saves and Game.config read it from here).
     state.seed = seed
     state.queue = observation.queue
-    state.up = observation.up_mask
-    state.tokens = observation.token_pairs
-    state.bribes = observation.card_bribes
+    state.up = observation._up
+    state.tokens = observation._tokens
+    state.bribes = observation._bribes
     state.set_zone("hands", hands)
     state.set_zone("set_aside", set_aside)
-    state.reserve = observation.seat_reserve
-    state.discarded = observation.seat_discarded
-    state.eliminated = observation.seat_eliminated
-    state.influence = observation.seat_influence
-    state.public = observation.shown
+    state.reserve = observation._reserve
+    state.discarded = observation._discarded
+    state.eliminated = observation._eliminated
+    state.influence = observation._influence
+    state.public = observation._public
     state.round = observation.round
     state.phase = observation.phase
-    state.first = observation.first
+    state.first = observation._first
     state.placed = observation.placed
     state.walk = observation.walk
     state.acting = NO_CARD if observation.acting is None else observation.acting
     state.acting_gone = observation.acting_gone
     state.revealing = NO_CARD if observation.revealing is None else observation.revealing
-    state.resume = observation.resume
-    state.tasks = observation.tasks
+    state.resume, state.tasks = observation._work
     state.log = observation.log if recording else None
     state.pending = _pending(observation.decision, state)
     return state
@@ -119,7 +118,7 @@ def _deal_unseen(observation: Observation, rng: _Draws) -> tuple[list[str], Zone
     colours = observation.colours
     me = observation.family
     own: Mapping[CardId, str] = observation.own_keys
-    keys: list[str] = list(observation.shown)
+    keys: list[str] = list(observation._public)
     count = len(keys)
     # A family knows the keys of its own cards (Observation.key), and no others.
     for card, key in own.items():
@@ -131,7 +130,7 @@ def _deal_unseen(observation: Observation, rng: _Draws) -> tuple[list[str], Zone
         for card in stack:
             if 0 <= card < count:
                 out[card] = False
-    for zone in (observation.seat_reserve, observation.seat_discarded, observation.seat_eliminated):
+    for zone in (observation._reserve, observation._discarded, observation._eliminated):
         for cards in zone:
             for card in cards:
                 if 0 <= card < count:
@@ -145,8 +144,8 @@ def _deal_unseen(observation: Observation, rng: _Draws) -> tuple[list[str], Zone
             set_aside.append(observation.set_aside)
         else:
             hidden = _deal_family(observation, family, keys, listed, out, rng=rng)
-            in_hand = observation.hand_counts[seat]
-            aside = observation.set_aside_counts[seat]
+            in_hand = observation._hand_counts[seat]
+            aside = observation._set_aside_counts[seat]
             if len(hidden) != in_hand + aside:
                 raise DeterminiseError(
                     f"{family} has {len(hidden)} cards out of play, not the "

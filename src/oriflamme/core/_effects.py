@@ -263,6 +263,7 @@ class Effects(Board):
         # compiled as well: a ``str`` and a ``Mapping[Any, str]``.
         question: object = None,
         labels: object = None,
+        subject: object = None,
     ) -> None:
         """Ask ``family`` a question of ``kind`` among ``options``, then call ``then``.
 
@@ -274,16 +275,30 @@ class Effects(Board):
         R4: with no option nothing happens; with exactly one it is applied without
         asking, after the code that follows the ``ask`` (always: whatever the count,
         the continuation runs after it). ``question`` and ``labels`` (option ->
-        words) word it for a person.
+        words) word it for a person. ``subject`` is the other card the question is
+        about, if any (a card in the queue: the one a Royal Decree moves); the
+        decision carries it (``Decision.subject``), with the key of the asking
+        ability (``Decision.ability``).
 
         A plugin's question is checked at once (see :mod:`.questions`): a kind the
         engine asks itself, a family or card not in the game, options that are not
         JSON values a save holds or that the kind would refuse, words longer than a
         save holds, a question that takes more of a save than one may (1 MiB with its
-        options and words), a second question: each is a :class:`PluginError` naming
-        the plugin, and the answer is taken back.
+        options and words), a subject that is not a card in the queue, a second
+        question: each is a :class:`PluginError` naming the plugin, and the answer is
+        taken back.
         """
-        self._ask(family, kind, options, then, card, args=args, question=question, labels=labels)
+        self._ask(
+            family,
+            kind,
+            options,
+            then,
+            card,
+            args=args,
+            question=question,
+            labels=labels,
+            subject=subject,
+        )
 
     def _ask(
         self,
@@ -296,6 +311,7 @@ class Effects(Board):
         args: tuple[Any, ...],
         question: object = None,
         labels: object = None,
+        subject: object = None,
     ) -> None:
         # ask() with its arguments as a tuple: compiled, a call with none gathered into
         # *args costs a fraction of one that has them.
@@ -338,6 +354,7 @@ class Effects(Board):
                 card=card,
                 question=question,
                 labels=labels,
+                subject=subject,
             )
         else:
             chosen = options if isinstance(options, Placements) else tuple(options)
@@ -354,14 +371,17 @@ class Effects(Board):
                 self._check_arguments(task_args, key, name)
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
-        if question is None and labels is None:
+        if question is None and labels is None and subject is None:
             if kind == "target" and type(chosen) is tuple:
-                s.pending = _target_decision(family, chosen, card)
+                s.pending = _target_decision(family, chosen, card, key)
             else:
-                s.pending = new_decision(family, kind, chosen, card)
+                s.pending = new_decision(family, kind, chosen, card, ability=key)
         else:
             words_ = words(chosen, labels)
-            s.pending = Decision(family, kind, chosen, card, cast(str | None, question), words_)
+            about = cast("CardId | None", subject)
+            s.pending = Decision(
+                family, kind, chosen, card, cast("str | None", question), words_, key, about
+            )
         if running is not None:
             pending = s.pending
             problem = question_problem(tuple(chosen), pending.question, pending.labels)
@@ -520,16 +540,18 @@ _TARGETS: Final[dict[Any, Decision]] = {}
 _TARGETS_SIZE: Final = 4096
 
 
-def _target_decision(family: str, options: tuple[Answer, ...], card: CardId) -> Decision:
-    """``new_decision(family, "target", options, card)``, the same value: one already
-    made, when ``options`` are whole numbers (not bools: ``True == 1``)."""
+def _target_decision(
+    family: str, options: tuple[Answer, ...], card: CardId, ability: str
+) -> Decision:
+    """``new_decision(family, "target", options, card, ability=ability)``, the same value: one
+    already made, when ``options`` are whole numbers (not bools: ``True == 1``)."""
     for option in options:
         if type(option) is not int:
-            return new_decision(family, "target", options, card)
-    key: Any = (family, options, card)
+            return new_decision(family, "target", options, card, ability=ability)
+    key: Any = (family, options, card, ability)
     found = _TARGETS.get(key)
     if found is None:
         if len(_TARGETS) >= _TARGETS_SIZE:
             _TARGETS.clear()
-        found = _TARGETS[key] = new_decision(family, "target", options, card)
+        found = _TARGETS[key] = new_decision(family, "target", options, card, ability=ability)
     return found

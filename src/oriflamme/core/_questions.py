@@ -46,6 +46,7 @@ def checked_options(
     card: object,
     question: object,
     labels: object,
+    subject: object = None,
 ) -> tuple[Answer, ...]:
     """The ``options`` of a question ``who`` (a plugin's ability) asks, as the game
     keeps them (lists as tuples); a :class:`PluginError` saying what is wrong.
@@ -65,6 +66,14 @@ def checked_options(
             f"are {', '.join(s.families)}"
         )
     about = _card(s, card, f"{who} asked a {kind} question about")
+    other: CardId | None = None
+    if subject is not None:
+        other = _card(s, subject, f"{who} asked a {kind} question whose subject is")
+        if not any(other in stack for stack in s.queue):
+            raise PluginError(
+                f"{who} asked a {kind} question whose subject is card {other}, which is "
+                "not in the queue: the subject is a card in the queue, or None"
+            )
     if s.phase != RESOLUTION:
         raise PluginError(
             f"{who} asked a {kind} question in the {s.phase} phase: abilities ask while a "
@@ -105,7 +114,7 @@ def checked_options(
             question, f"{who} worded its question", f"its {kind} question about card {about}"
         )
     worded = _labels(chosen, labels, who, f"an option of its {kind} question about card {about}")
-    decision = Decision(family, kind, chosen, about, question, worded)
+    decision = Decision(family, kind, chosen, about, question, worded, None, other)
     rules = game.rules.kinds[kind]
     for option in chosen:
         try:

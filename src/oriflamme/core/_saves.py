@@ -129,7 +129,7 @@ def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
         options = {"cards": list(decision.options.cards), "ats": list(decision.options.ats)}
     else:
         options = [_listed(o) for o in decision.options]
-    return {
+    found = {
         "family": decision.family,
         "kind": decision.kind,
         "card": decision.card,
@@ -137,6 +137,11 @@ def _pending_data(decision: Decision | None) -> dict[str, Any] | None:
         "question": decision.question,
         "labels": list(decision.labels) if decision.labels is not None else None,
     }
+    # The asking ability is the continuation's (``resume``), read back from there; the
+    # other card the question is about is written only when there is one.
+    if decision.subject is not None:
+        found["subject"] = decision.subject
+    return found
 
 
 def _listed(value: Any) -> Any:

@@ -96,7 +96,7 @@ class Encoding:
         for seat in range(count):
             out[at + seat] = 1.0
         at += SEATS
-        out[at + rel(seen.first)] = 1.0
+        out[at + by_family[seen.first_player]] = 1.0
         at += SEATS
         decision = seen.decision
         if decision is not None:
@@ -105,12 +105,12 @@ class Encoding:
             out[at + SEATS + QUESTIONS.index(kind)] = 1.0
         at += SEATS + len(QUESTIONS)
         sizes = (
-            seen.seat_influence,
-            seen.hand_counts,
-            seen.set_aside_counts,
-            tuple(map(len, seen.seat_reserve)),
-            tuple(map(len, seen.seat_discarded)),
-            tuple(map(len, seen.seat_eliminated)),
+            tuple(seen.influence.values()),
+            tuple(seen.hand_sizes.values()),
+            tuple(seen.set_aside_sizes.values()),
+            tuple(map(len, seen.reserve.values())),
+            tuple(map(len, seen.discarded.values())),
+            tuple(map(len, seen.eliminated.values())),
         )
         width = len(SEAT_FIELDS)
         for field, values in enumerate(sizes):
@@ -121,9 +121,9 @@ class Encoding:
             for card in zone:
                 out[at + self.type_of(seen, card)] += 1.0
             at += len(self.cards)
-        piles = (seen.seat_reserve, seen.seat_discarded, seen.seat_eliminated)
-        for pile, by_seat in enumerate(piles):
-            for seat, cards in enumerate(by_seat):
+        piles = (seen.reserve, seen.discarded, seen.eliminated)
+        for pile, by_owner in enumerate(piles):
+            for seat, cards in enumerate(by_owner.values()):
                 base = at + (rel(seat) * len(PILES) + pile) * self.types
                 for card in cards:
                     out[base + self.type_of(seen, card)] += 1.0
@@ -134,14 +134,14 @@ class Encoding:
 
     def _queue(self, out: list[float], seen: Observation, by_family: dict[str, int]) -> None:
         decision = seen.decision
-        tokens = dict(seen.token_pairs)
+        tokens = seen.tokens
         about = decision.card if decision is not None else None
         for position, stack in enumerate(seen.queue[:POSITIONS]):
             base = self.queue_start + position * self.per_position
             card = stack[-1]
             out[base] = 1.0
             out[base + 1 + by_family[seen.owner(card)]] = 1.0
-            out[base + 1 + SEATS + by_family[seen.colour(card)]] = 1.0
+            out[base + 1 + SEATS + by_family[seen.colours[card]]] = 1.0
             out[base + 1 + 2 * SEATS] = float(seen.is_up(card))
             flags = base + 2 + 2 * SEATS
             out[flags + self.type_of(seen, card)] = 1.0

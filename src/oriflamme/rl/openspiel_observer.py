@@ -25,7 +25,7 @@ say only how many of the deal's outcomes are drawn, which every player knows.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
@@ -115,31 +115,29 @@ def observation_text(seen: Observation) -> str:
     who = seen.family or "spectator"
     lines = [
         f"{who} round {seen.round} {seen.phase} first {seen.first_player} asked {asked}",
-        "influence " + _by_seat(seen, seen.seat_influence),
-        "in hand " + _by_seat(seen, seen.hand_counts),
-        "set aside " + _by_seat(seen, seen.set_aside_counts),
+        "influence " + _by_family(seen.influence),
+        "in hand " + _by_family(seen.hand_sizes),
+        "set aside " + _by_family(seen.set_aside_sizes),
     ]
     if seen.family is not None:
         lines += ["hand " + _keys(seen, seen.hand), "aside " + _keys(seen, seen.set_aside)]
     piles = (
-        ("reserve", seen.seat_reserve),
-        ("discarded", seen.seat_discarded),
-        ("eliminated", seen.seat_eliminated),
+        ("reserve", seen.reserve),
+        ("discarded", seen.discarded),
+        ("eliminated", seen.eliminated),
     )
-    for name, by_seat in piles:
-        lines.append(
-            name + " " + " ".join(f"{f}:{_keys(seen, by_seat[s])}" for s, f in _seats(seen))
-        )
-    tokens = dict(seen.token_pairs)
+    for name, zone in piles:
+        lines.append(name + " " + " ".join(f"{f}:{_keys(seen, cs)}" for f, cs in zone.items()))
+    tokens = seen.tokens
     about = decision.card if decision is not None else None
     cards = []
     for stack in seen.queue:
         card = stack[-1]
         up = "up" if seen.is_up(card) else "down"
-        text = f"{seen.colour(card)}:{seen.key(card) or '?'}:{up}"
+        text = f"{seen.colours[card]}:{seen.key(card) or '?'}:{up}"
         text += f"+{tokens[card]}" if tokens.get(card) else ""
         text += f"/{len(stack) - 1}" if len(stack) > 1 else ""
-        text += f"@{seen.owner(card)}" if seen.owner(card) != seen.colour(card) else ""
+        text += f"@{seen.owner(card)}" if seen.owner(card) != seen.colours[card] else ""
         text += "!" if card == seen.acting else ""
         text += "*" if card == seen.revealing else ""
         text += "<" if card == about else ""
@@ -148,12 +146,8 @@ def observation_text(seen: Observation) -> str:
     return "\n".join(lines)
 
 
-def _seats(seen: Observation) -> list[tuple[int, str]]:
-    return list(enumerate(seen.families))
-
-
-def _by_seat(seen: Observation, values: Sequence[int]) -> str:
-    return " ".join(f"{family}:{values[seat]}" for seat, family in _seats(seen))
+def _by_family(values: Mapping[str, int]) -> str:
+    return " ".join(f"{family}:{value}" for family, value in values.items())
 
 
 def _keys(seen: Observation, cards: Sequence[CardId]) -> str:

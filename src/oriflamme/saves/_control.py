@@ -73,7 +73,12 @@ def check_control(state: State) -> None:
         problem = control_problem(words) if words is not None else None
         if problem is not None:
             raise _fail(f"the {decision.kind} question's wording {problem}: expected {RULE}")
+    subject = decision.subject
+    if subject is not None and not any(subject in stack for stack in state.queue):
+        raise _fail(f"the {decision.kind} question is about card {subject}, not in the queue")
     if decision.kind in ENGINE_KINDS:
+        if decision.ability is not None or subject is not None:
+            raise _fail(f"the {decision.kind} question is asked by no ability")
         if state.tasks or state.resume is not None:
             raise _fail(f"a {decision.kind} question is asked while an ability is at work")
         if decision.question is not None or decision.labels is not None:
@@ -83,6 +88,8 @@ def check_control(state: State) -> None:
     resume = state.resume
     if state.phase != RESOLUTION or resume is None or resume[0] is None:
         raise _fail(f"a {decision.kind} question is asked outside an ability's turn")
+    if decision.ability != resume[0]:
+        raise _fail(f"the {decision.kind} question is asked by another ability than its own")
     card = decision.card
     if card is None or card != resume[2]:
         raise _fail(f"the {decision.kind} question is about another card than its ability's")

@@ -29,7 +29,7 @@ from ..core._bounds import (
 from ..core._cardlist import DEFAULT_SIZE, card_list
 from ..core._cardsets import Setup
 from ..core._config import MAX_FAMILIES, MAX_NAMES, MAX_SIZE, GameConfig
-from ..core._decisions import REVEAL_OPTIONS, Continuation, Decision, Placements
+from ..core._decisions import ENGINE_KINDS, REVEAL_OPTIONS, Continuation, Decision, Placements
 from ..core._engine import STEPS
 from ..core._errors import OriflammeError, PositionError, SaveError
 from ..core._events import event_from_dict
@@ -196,9 +196,9 @@ def _rebuild(data: Fields, registry: Registry, allow_other_versions: bool) -> St
         recording=data.boolean("recording"),
     )
     _lay(state, data)
-    state.pending = _pending_from(data.get("pending"), rules, count)
     resume = data.get("resume")
     state.resume = _continuation(resume, "resume", rules, count) if resume is not None else None
+    state.pending = _pending_from(data.get("pending"), rules, count, state.resume)
     tasks = data.items("tasks", MAX_TASKS)
     state.tasks = tuple(_continuation(t, f"tasks[{i}]", rules, count) for i, t in enumerate(tasks))
     log = data.items("log", MAX_EVENTS)
@@ -300,7 +300,11 @@ def _lay(state: State, data: Fields) -> None:
     state.influence = tuple(influence.integer(f, 0, MAX_INFLUENCE) for f in families)
 
 
-def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None:
+def _pending_from(
+    data: object, rules: GameRules, count: int, resume: Continuation | None
+) -> Decision | None:
+    """The saved pending decision; the ability asking it is the key of the continuation
+    its answer resumes (``resume``), the engine's own questions none."""
     if data is None:
         return None
     fields = Fields(data, "pending")
@@ -335,6 +339,7 @@ def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None
     labels = fields.data.get("labels")
     question = fields.data.get("question")
     card = fields.get("card")
+    subject = fields.data.get("subject")  # written only when there is one
     return Decision(
         fields.string("family"),
         kind,
@@ -342,6 +347,8 @@ def _pending_from(data: object, rules: GameRules, count: int) -> Decision | None
         read_int(card, "pending.card", 0, count - 1) if card is not None else None,
         read_str(question, "pending.question") if question is not None else None,
         read_strings(labels, "pending.labels", len(options)) if labels is not None else None,
+        resume[0] if resume is not None and kind not in ENGINE_KINDS else None,
+        read_int(subject, "pending.subject", 0, count - 1) if subject is not None else None,
     )
 
 

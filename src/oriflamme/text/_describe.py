@@ -20,6 +20,7 @@ from oriflamme import (
     CardDef,
     CardId,
     Game,
+    GameRules,
     Observation,
 )
 from oriflamme.text import escaped
@@ -51,7 +52,7 @@ class Words:
         """``card``'s printed family and name, e.g. ``blue Soldier``."""
         if card is None:
             return "a card"
-        colour = escaped(self.seen.colour(card))
+        colour = escaped(self.seen.colours[card])
         if self.seen.key(card) is None:
             return f"{colour}'s face-down card"
         return f"{colour} {self.short(card)}"
@@ -59,11 +60,11 @@ class Words:
     def queue_card(self, card: CardId) -> str:
         seen = self.seen
         owner = seen.owner(card)
-        bribed = "" if owner == seen.colour(card) else f", owned by {escaped(owner)} (Bribery)"
+        bribed = "" if owner == seen.colours[card] else f", owned by {escaped(owner)} (Bribery)"
         tokens = seen.tokens_on(card)
         counted = f", {tokens} token{'s' * (tokens != 1)}" if tokens else ""
         if seen.key(card) is None:
-            return f"{escaped(seen.colour(card))}'s face-down card{counted}{bribed}"
+            return f"{escaped(seen.colours[card])}'s face-down card{counted}{bribed}"
         face = "face up" if seen.is_up(card) else "face down, yours"
         return f"{self.card(card)} ({face}{counted}{bribed})"
 
@@ -122,13 +123,14 @@ def view_lines(words: Words) -> list[str]:
     return [escaped(line) for line in lines]  # family names too: a save's, say
 
 
-def table(observation: Observation, *, language: str = "en") -> str:
+def table(observation: Observation, rules: GameRules, *, language: str = "en") -> str:
     """The table as ``observation``'s family reads it, as the terminal shows it (round,
     Influence, queue, its own hand and set-aside cards, the face-up piles), then its
     question and numbered answers if it is asked, else whose turn it is, or who won. It
-    names only the cards this family may see (a spectator: only public ones). Card
+    names only the cards this family may see (a spectator: only public ones). ``rules``
+    are the game's (``Game.rules``, or a registry's for the observation's sets, variants
+    and cards): card names and texts, and how each kind of question is worded. Card
     names are in ``language`` (a code the card data names; English where it has none)."""
-    rules = observation.rules
     words = Words(observation, rules.definitions, language)
     lines = view_lines(words)
     decision = observation.decision
@@ -155,7 +157,7 @@ def game_table(game: Game, *, language: str = "en") -> str:
     """The table as a spectator sees it and whose turn it is (:func:`table` of
     ``game.observe(None)`` under a line naming the families): public only, never a
     hand, a set-aside card or a face-down card's name, so it may be shown to every
-    family. ``table(game.observe(family))`` is what one family reads."""
+    family. ``table(game.observe(family), game.rules)`` is what one family reads."""
     families = ", ".join(game.families)
     head = f"Oriflamme ({families}), as a spectator sees it: no hand, no face-down card"
-    return f"{head}\n{table(game.observe(None), language=language)}"
+    return f"{head}\n{table(game.observe(None), game.rules, language=language)}"

@@ -2,9 +2,9 @@
 
 A kind of decision (:class:`~oriflamme.DecisionKind`) checks answers; the sentences are
 here. :func:`question_text` and :func:`answer_text` word a decision for the family
-asked, through a :class:`Naming` (cards and positions as that family sees them, and its
-observation: tokens, the rules). Positions are counted from 1, as the table shows them,
-and every answer says what it does. In order:
+asked, through a :class:`Naming` (cards and positions as that family sees them, its
+observation, and the game's card definitions). Positions are counted from 1, as the
+table shows them, and every answer says what it does. In order:
 
 * a kind whose class defines its own ``question`` / ``option`` methods (a plugin's)
   words itself, as it always did: ``question(decision, naming) -> str`` and
@@ -18,12 +18,13 @@ What comes from a plugin or a save is escaped (:func:`~oriflamme.text.escaped`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Protocol
 
 from oriflamme import (
     Answer,
     At,
+    CardDef,
     CardId,
     Decision,
     DecisionKind,
@@ -40,7 +41,13 @@ class Naming(Protocol):
 
     @property
     def seen(self) -> Observation:
-        """The observation the words are of: what they may tell (tokens, the rules)."""
+        """The observation the words are of: what they may tell (tokens, keys)."""
+        ...
+
+    @property
+    def definitions(self) -> Mapping[str, CardDef]:
+        """The game's cards by key (names, texts, what revealing one does with its
+        tokens): the rules are public, as the rulebook is."""
         ...
 
     @property
@@ -159,7 +166,8 @@ def _reveal_option(decision: Decision, option: Answer, words: Naming) -> str:
 def _revealing(words: Naming, card: CardId | None, tokens: int) -> str:
     """What revealing ``card`` does with its ``tokens`` (RULINGS R2), then its ability."""
     key = words.seen.key(card) if card is not None else None
-    mode = words.seen.rules.reveal_tokens.get(key) if key is not None else None
+    definition = words.definitions.get(key) if key is not None else None
+    mode = definition.reveal_tokens if definition is not None else None
     on_it, goes = "its " + counted(tokens, "token"), "goes" if tokens == 1 else "go"
     if not tokens:
         return "apply its ability"
@@ -197,17 +205,16 @@ def _target_option(decision: Decision, option: Answer, words: Naming) -> str:
 def _acting(decision: Decision, words: Naming) -> str:
     """``Your blue Archer: "<its text>"``: the acting card and the text of the ability
     that asks, which says what the chosen card is for. A Shapeshifter asks with the
-    ability it copies, named by the observation's continuation (public, as at the
-    table: everyone sees which card is copied)."""
+    ability it copies, which the decision names (``Decision.ability``: public, as at
+    the table, where everyone sees which card is copied)."""
     card = decision.card
     acting = f"Your {words.card(card)}"
     seen = words.seen
     key = seen.key(card) if card is not None else None
     if key is None:
         return f"{acting}:"
-    resume = seen.resume
-    ability = resume[0] if resume is not None and resume[2] == card else None
-    definitions = seen.rules.definitions
+    ability = decision.ability
+    definitions = words.definitions
     if ability is not None and ability != key and ability in definitions:
         key = ability
         name = definitions[key].name_in(words.language)

@@ -367,7 +367,7 @@ class Story:
 
     def _colour(self, card: CardId) -> str:
         seen = self._seen
-        return seen.colour(card) if seen is not None else "?"
+        return seen.colours[card] if seen is not None else "?"
 
     def _lift(self, card: CardId) -> None:
         """Take ``card`` out of the queue; its position goes if nothing was under it."""

@@ -36,14 +36,14 @@ plays the first legal answer. :meth:`Thinkers.drop` forgets a table's work (a ga
 over, abandoned or let go): its waiting :meth:`~Thinkers.think` raises
 :class:`Dropped`, a decision still queued is never run and one running is ignored.
 
-**What crosses.** An observation's fields, pickled, but for its rules (the game's
-public rules: card definitions, abilities, the plugins' hook callers), which cannot be
-pickled (mapping proxies, hook callers, code objects) and would weigh more than the
-rest (a base game's card definitions alone pickle to about 4.7 KB). They are sent by
-their key, the sets, variants and cards they cover, and each worker has its own
-registry make them, once. An observation pickles by its fields, 1 to 4 KB in a tenth
+**What crosses.** An observation, pickled: plain data, no rules (the game's public
+rules, card definitions, abilities, the plugins' hook callers, cannot be pickled and
+would weigh more than the rest). A bot that needs the rules (a search plays on from
+the observation) has its worker's registry make them from the observation's sets,
+variants and cards, once. An observation pickles by its fields, 1 to 4 KB in a tenth
 of a millisecond or so, and is made again from them in the worker, each field checked
-to come back as it was sent (``Observation.__reduce__``). Answers come back as JSON.
+to be of its type and to fit the others (``Observation.__reduce__``). Answers come
+back as JSON.
 
 **Processes.** Workers are spawned (a fresh interpreter), never forked: the server
 has threads. As with any program that spawns processes, a script that starts the
@@ -57,7 +57,6 @@ import asyncio
 import contextlib
 import enum
 import importlib
-import io
 import json
 import logging
 import multiprocessing
@@ -78,7 +77,7 @@ from typing import Any
 
 import attrs
 
-from oriflamme import ConfigError, GameRules, Observation, Registry
+from oriflamme import ConfigError, Observation, Registry
 from oriflamme.text import cut
 
 from .limits import Limits
@@ -562,46 +561,17 @@ async def _read(reader: asyncio.StreamReader) -> Any:
 # What crosses to a worker.
 
 
-def _rules_key(rules: GameRules) -> tuple[Any, ...]:
-    """What a registry makes ``rules`` from: sets, variants and the cards they cover."""
-    return ("rules", rules.sets, tuple(sorted(rules.variants.items())), tuple(rules.definitions))
-
-
-class _Dumper(pickle.Pickler):
-    """Pickles an observation (by its fields), its rules by their key (see the module's
-    text)."""
-
-    def persistent_id(self, obj: Any) -> Any:
-        return _rules_key(obj) if isinstance(obj, GameRules) else None
-
-
-class _Loader(pickle.Unpickler):
-    """Unpickles an observation, with the rules of ``registry`` for their key (a
-    registry keeps the rules it makes: each is made once in a worker)."""
-
-    def __init__(self, data: bytes, registry: Registry) -> None:
-        super().__init__(io.BytesIO(data))
-        self.registry = registry
-
-    def persistent_load(self, pid: Any) -> Any:
-        _, sets, variants, keys = pid
-        return self.registry.rules(sets, dict(variants), extra=keys)
-
-
 def dump_observation(observation: Observation) -> bytes:
     """``observation`` as a worker reads it back (:func:`load_observation`): its
-    fields, its rules by their key."""
-    data = io.BytesIO()
-    _Dumper(data, protocol=pickle.HIGHEST_PROTOCOL).dump(observation)
-    return data.getvalue()
+    fields, plain data (no rules: the worker's registry has its own)."""
+    return pickle.dumps(observation, protocol=pickle.HIGHEST_PROTOCOL)
 
 
-def load_observation(data: bytes, registry: Registry) -> Observation:
-    """The observation :func:`dump_observation` made, its rules from ``registry``: one
-    made of the same plugins as the server's. An observation is made again from its
-    fields, each checked to come back as it was sent (see ``Observation.__reduce__``):
-    never a bot deciding from something else."""
-    observation = _Loader(data, registry).load()
+def load_observation(data: bytes) -> Observation:
+    """The observation :func:`dump_observation` made. An observation is made again from
+    its fields, each checked to be of its type and to fit the others (see
+    ``Observation.__reduce__``): never a bot deciding from something else."""
+    observation = pickle.loads(data)
     if not isinstance(observation, Observation):
         raise ValueError(f"an observation was expected, not a {type(observation).__name__}")
     return observation
@@ -667,7 +637,7 @@ class _Thinker:
         try:
             registry = self.registry(without)
             bot = make_bot(kind, registry, random.Random(seed))
-            answer = bot.choose(load_observation(observation, registry))
+            answer = bot.choose(load_observation(observation))
             json.dumps(answer)  # as it is sent: a bot's answer that JSON cannot carry fails
         # A bot's failure is its decision's, not the worker's: even sys.exit().
         except (Exception, SystemExit) as exc:

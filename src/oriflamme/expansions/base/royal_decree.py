@@ -51,7 +51,7 @@ class RoyalDecree(Ability):
         positions_left = len(game.queue) - 1 if alone else len(game.queue)
         # docs/rulings.md P2: putting a lone card back where it was is no move.
         options = [to for to in range(positions_left + 1) if not (alone and to == position)]
-        game.ask(game.owner(card), MOVE, options, self.move, card, target)
+        game.ask(game.owner(card), MOVE, options, self.move, card, target, subject=target)
 
     def move(self, game: Effects, card: CardId, target: CardId, to: int) -> None:
         game.move(target, to)
