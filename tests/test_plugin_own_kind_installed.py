@@ -133,12 +133,12 @@ else:
 decision = game.decision
 observed = game.observe(decision.family)
 tops = [stack[-1] for stack in observed.queue]
-face_down = sum(1 for top in tops if not observed.up_mask >> top & 1)
+face_down = sum(1 for top in tops if not observed.is_up(top))
 result = {
     "seed": seed,
     "save": game.to_json(),
     "decision": decision.to_dict(),
-    "resume": json.loads(json.dumps(observed.resume)),
+    "resume": json.loads(game.to_json())["resume"],  # the engine's work, as saved
     "face_down": face_down,
     "answered": {},
 }
@@ -221,8 +221,10 @@ def test_the_omen_is_asked_with_its_stored_count(omen: dict[str, Any]) -> None:
     decision = omen["decision"]
     assert decision["kind"] == "omen"
     assert decision["options"] == ["sun", "moon"]
-    # The continuation is public (every family sees where the rules are): the Oracle's
-    # read, with the face-down cards it counted.
+    # The decision says which ability asks; the save holds its continuation: the
+    # Oracle's read, with the face-down cards it counted.
+    assert decision["ability"] == "oracle"
+    assert decision["subject"] is None
     key, method, card, args = omen["resume"]
     assert (key, method, card) == ("oracle", "read", decision["card"])
     assert args == [omen["face_down"]]
