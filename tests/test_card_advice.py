@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from oriflamme import Ability, Answer, CardId, Decision, DecisionKind, Effects, Game, hookimpl
-from oriflamme.bots import CardAdvice, HeuristicBot, Table
+from oriflamme.bots import CardAdvice, HeuristicBot, Reading
 from oriflamme.bots.cards import BUILTIN_ADVICE
 from oriflamme.testing import game_at, registry_with
 
@@ -93,10 +93,10 @@ def signs_at(folder: Path, queue: list[Any], **state: Any) -> Game:
 class Homely(CardAdvice):
     """Points at its own family's cards, and takes the last road."""
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return 1.0 if table.mine(position) else 0.0
 
-    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+    def answer(self, table: Reading, decision: Decision, option: Answer) -> float:
         return 1.0 if option == decision.options[-1] else 0.0
 
 
@@ -127,7 +127,7 @@ def test_a_plugin_cards_advice_steers_its_own_kind_of_question(tmp_path: Path) -
 class Rightwards(CardAdvice):
     """A Soldier that hits the later of its neighbours."""
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return float(position)
 
 

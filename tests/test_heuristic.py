@@ -11,7 +11,7 @@ from typing import Any
 import oriflamme_house_rules
 
 from oriflamme import COLOURS, Decision, Game, GameConfig, Placement, Registry
-from oriflamme.bots import Bot, CardAdvice, HeuristicBot, RandomBot, Table, play_games
+from oriflamme.bots import Bot, CardAdvice, HeuristicBot, RandomBot, Reading, play_games
 from oriflamme.testing import game_at
 
 from .helpers import card_id
@@ -139,7 +139,7 @@ class Shy(CardAdvice):
 
     worth = 0.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return -1.0
 
 
@@ -158,7 +158,7 @@ def test_a_plugins_card_is_revealed_unless_its_advice_says_otherwise() -> None:
     seen = game.observe("red")
     assert HeuristicBot(0).choose(seen) is True  # an unknown card: revealed
     assert HeuristicBot(0, advice={"jester": Shy()}).choose(seen) is False
-    assert Table(seen, {"jester": Shy()}).advice["jester"].worth == 0.5
+    assert Reading(seen, {"jester": Shy()}).advice["jester"].worth == 0.5
 
 
 def binomial_tail(successes: float, trials: int, p: float) -> float:
@@ -189,7 +189,7 @@ def test_heuristic_beats_two_random_bots_beyond_chance(registry: Registry) -> No
 
 
 def test_a_bot_scores_each_reading_as_a_new_bot_would(registry: Registry) -> None:
-    # A bot keeps the odds of unseen cards from one reading to the next (Table.pool):
+    # A bot keeps the odds of unseen cards from one reading to the next (Reading.pool):
     # what it scores is what a bot that never read the game before scores.
     for seed in range(8):
         sets = (("base",), ("ablaze",), ("base", "ablaze"))[seed % 3]

@@ -17,7 +17,7 @@ from .ismcts import IsmctsBot
 from .kinds import BotChoice, bot_kinds, make_bot, parse_bot, parse_bots
 from .play import Bot, Totals, bot_seed, play_games, play_out
 from .random import RandomBot, random_bots
-from .reading import Table
+from .reading import Reading
 
 __all__ = [
     "Bot",
@@ -28,7 +28,7 @@ __all__ = [
     "HeuristicBot",
     "IsmctsBot",
     "RandomBot",
-    "Table",
+    "Reading",
     "Totals",
     "bot_kinds",
     "bot_seed",

@@ -1,9 +1,9 @@
 """What the heuristic bot knows of a card (:class:`CardAdvice`), and the values it
 works out from that knowledge: what a card in play is worth to its owner, what
-eliminating it brings, from one family's reading of the table (:class:`Table`).
+eliminating it brings, from one family's reading of the table (:class:`Reading`).
 
 Values are in Influence, from the reading family's side: its own gain counts 1, an
-opponent's loss counts :meth:`Table.weight` (a little less: hurting one of two
+opponent's loss counts :meth:`Reading.weight` (a little less: hurting one of two
 opponents helps only against that one). They are rough on purpose: a rule of thumb
 that a player could apply at the table, not a search. The built-in cards' advice is
 in :mod:`oriflamme.bots.cards`; a plugin gives its own for its cards.
@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from oriflamme import Answer, Decision
 from oriflamme.compiling import mypyc_attr
 
-from .reading import LAST_ROUND, Table
+from .reading import LAST_ROUND, Reading
 
 if TYPE_CHECKING:
     from .spots import Spot
@@ -54,13 +54,13 @@ class CardAdvice:
 
     # Revealing.
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         """What the card's ability brings the family reading ``table`` if it acts now
         from ``position`` (the family's own card on top there), in Influence: the bot
         reveals the card when this is worth more than waiting."""
         return 0.5
 
-    def reveal(self, table: Table, position: int) -> bool:
+    def reveal(self, table: Reading, position: int) -> bool:
         """Whether to reveal our face-down card at ``position`` now. The default: in the
         last round, when it gains anything; a Character when its :meth:`activation`
         brings 0.5, an Intrigue when it beats a bar that drops round by round; any card
@@ -77,7 +77,7 @@ class CardAdvice:
 
     # Choosing.
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         """What choosing ``position`` brings, when the card's ability (``acting``: the
         position of the acting card, None if it has left the queue) asks for a target.
         The default prefers an opponent's face-up card, and never one's own."""
@@ -85,7 +85,7 @@ class CardAdvice:
             return -1.0
         return 1.0 - 2.0 * table.bait_chance(position)
 
-    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+    def answer(self, table: Reading, decision: Decision, option: Answer) -> float:
         """What ``option`` brings, when the card's ability asks a question of another
         kind than a target (``decision.kind``: a Royal Decree's ``move``, a Prince's
         ``twin``, a Plot's ``choose``, a plugin's own; ``decision.ability`` is the asking
@@ -96,12 +96,12 @@ class CardAdvice:
 
     # Placing.
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         """How much playing the card now beats keeping it for later. The default: a
         Character that pays every round, the earlier, the more rounds it pays."""
         return 1.0 + self.worth * horizon(table) / 2
 
-    def fit(self, table: Table, spot: Spot) -> float:
+    def fit(self, table: Reading, spot: Spot) -> float:
         """How well the card suits ``spot``: away from danger (a bait, into it), as
         :meth:`suits` says of its neighbours, and never covering a card of ours that
         pays every round for nothing."""
@@ -117,11 +117,11 @@ class CardAdvice:
             value -= paying + spot.cover_cost
         return value
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         """What ``spot``'s neighbours bring the card's ability (0 by default)."""
         return 0.0
 
-    def at_stake(self, table: Table) -> float:
+    def at_stake(self, table: Reading) -> float:
         """What we lose if the card, just placed, is eliminated before it acts."""
         if self.intrigue:
             return self.worth
@@ -129,24 +129,24 @@ class CardAdvice:
 
     # Eliminated.
 
-    def future(self, table: Table, tokens: int) -> float:
+    def future(self, table: Reading, tokens: int) -> float:
         """What the card, in play with ``tokens`` on it, would still bring its owner
         besides its tokens: what its owner loses if it is eliminated now."""
         if self.intrigue:
             return self.worth
         return self.worth * horizon(table)
 
-    def killed_own(self, table: Table, position: int, value: float, loss: float) -> float:
+    def killed_own(self, table: Reading, position: int, value: float, loss: float) -> float:
         """What eliminating our own card at ``position`` brings us, ``value`` what the
         elimination itself brings, ``loss`` what our attacker loses if it is hit back."""
         return value - stake(table, position)
 
-    def kill_bonus(self, table: Table, position: int, weight: float) -> float:
+    def kill_bonus(self, table: Reading, position: int, weight: float) -> float:
         """What eliminating an opponent's card at ``position`` brings besides its stake
         (``weight``: what its owner's Influence is worth to us), 0 by default."""
         return 0.0
 
-    def bite(self, table: Table, weight: float, loss: float) -> float:
+    def bite(self, table: Reading, weight: float, loss: float) -> float:
         """What eliminating the card face down costs us (a bait's punishment; ``loss``:
         what our attacker loses if it is discarded), 0 by default."""
         return 0.0
@@ -156,25 +156,25 @@ class CardAdvice:
 UNTAUGHT: Final = CardAdvice()
 
 
-def advice_of(table: Table, key: str) -> CardAdvice:
+def advice_of(table: Reading, key: str) -> CardAdvice:
     """The advice ``table`` was given for ``key`` (the default one if none)."""
     told = table._told
     found = told.get(key) if told is not None else table.advice.get(key)
     return found if found is not None else UNTAUGHT
 
 
-def worth(table: Table, key: str) -> float:
+def worth(table: Reading, key: str) -> float:
     """What a card of ``key`` is worth to its owner (:attr:`CardAdvice.worth`)."""
     return advice_of(table, key).worth
 
 
-def horizon(table: Table) -> float:
+def horizon(table: Reading) -> float:
     """How many more times a Character in play now can be expected to act: few, since
     cards are eliminated, covered and outlived."""
     return min(table.later + 1, 3)
 
 
-def stake(table: Table, position: int) -> float:
+def stake(table: Reading, position: int) -> float:
     """What the owner of the top card at ``position`` loses if it is eliminated now:
     the tokens on it and what it would have brought (an expectation over what it may
     be, for a card we cannot see)."""
@@ -199,7 +199,7 @@ def stake(table: Table, position: int) -> float:
     return found
 
 
-def kill_value(table: Table, position: int, attacker: str, gain: bool = True) -> float:
+def kill_value(table: Reading, position: int, attacker: str, gain: bool = True) -> float:
     """What eliminating the top card at ``position`` brings us, our card ``attacker``
     (a key) doing it: the elimination's 1 (unless ``gain`` is False, a Cutthroat's
     single kill), what its owner loses, and the risk of hitting a bait."""
@@ -240,7 +240,7 @@ def kill_value(table: Table, position: int, attacker: str, gain: bool = True) ->
     return value
 
 
-def steal_value(table: Table, position: int) -> float:
+def steal_value(table: Reading, position: int) -> float:
     owner = table.owners[position]
     if owner == table.me or table.influence[owner] <= 0:
         return 0.0
@@ -251,7 +251,7 @@ def best(values: list[float], default: float = 0.0) -> float:
     return max(values) if values else default
 
 
-def activation(table: Table, key: str, position: int) -> float:
+def activation(table: Reading, key: str, position: int) -> float:
     """What the ability of ``key`` brings us if it acts now from ``position`` (our
     card on top there): a Shapeshifter copying it, a Plot activating it, or the card
     itself once revealed."""

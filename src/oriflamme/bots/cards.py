@@ -26,7 +26,7 @@ from .advice import (
     worth,
 )
 from .moves import best_move, move_value
-from .reading import ENDS, LAST_ROUND, NEIGHBOURS, Table
+from .reading import ENDS, LAST_ROUND, NEIGHBOURS, Reading
 from .spots import spot
 
 if TYPE_CHECKING:
@@ -45,7 +45,7 @@ class Intrigue(CardAdvice):
     copyable: ClassVar[bool] = False
 
 
-def kill_target(table: Table, acting: int | None, position: int, key: str) -> float:
+def kill_target(table: Reading, acting: int | None, position: int, key: str) -> float:
     """What eliminating ``position`` brings, for the ability of ``key`` that eliminates
     the card it chooses (the acting card at ``acting``, None if it has left the queue):
     the card that costs its owner most, the leading opponent's first, beware of a bait."""
@@ -71,17 +71,17 @@ class Bait(Intrigue):
 
     bait: ClassVar[bool] = True
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 1.0
 
-    def reveal(self, table: Table, position: int) -> bool:
+    def reveal(self, table: Reading, position: int) -> bool:
         # The sure 1 of revealing it, against 4 (or 3 stolen) if it is hit.
         return table.round == LAST_ROUND and 4.0 * table.threat(position) < 1.0
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 2.6 if table.round < LAST_ROUND else 1.5
 
-    def future(self, table: Table, tokens: int) -> float:
+    def future(self, table: Reading, tokens: int) -> float:
         return 0.0  # eliminating it is what its owner hopes for: see bite
 
 
@@ -92,13 +92,13 @@ class ArcherAdvice(CardAdvice):
     worth: ClassVar[float] = 1.3
     threatens: ClassVar[str] = ENDS
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([kill_value(table, i, "archer") for i in table.ends()])
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 0.7 + self.worth * horizon(table) / 2
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return kill_target(table, acting, position, "archer")
 
 
@@ -106,16 +106,16 @@ class SoldierAdvice(CardAdvice):
     worth: ClassVar[float] = 1.5
     threatens: ClassVar[str] = NEIGHBOURS
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([kill_value(table, i, "soldier") for i in table.adjacent(position)])
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 0.7 + self.worth * horizon(table) / 2
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return kill_target(table, acting, position, "soldier")
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return beside_them(spot)
 
 
@@ -124,20 +124,20 @@ class SpyAdvice(CardAdvice):
 
     worth: ClassVar[float] = 1.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([steal_value(table, i) for i in table.adjacent(position)])
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return steal_value(table, position)
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return 0.5 if spot.rich else -0.2
 
 
 class HeirAdvice(CardAdvice):
     worth: ClassVar[float] = 2.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         acting = table.keys[position]
         others = [
             i
@@ -153,15 +153,15 @@ class HeirAdvice(CardAdvice):
 class AssassinationAdvice(Intrigue):
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best(
             [kill_value(table, i, "assassination") for i in range(table.size) if i != position]
         )
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.8
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return kill_target(table, acting, position, "assassination")
 
 
@@ -171,14 +171,14 @@ class RoyalDecreeAdvice(Intrigue):
 
     worth: ClassVar[float] = 0.4
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         moves = [best_move(table, t, position) for t in range(table.size) if t != position]
         return max(moves) if moves else 0.0
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return best_move(table, position, acting)
 
-    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+    def answer(self, table: Reading, decision: Decision, option: Answer) -> float:
         subject = decision.subject
         if decision.kind == "move" and subject is not None:
             moved = table.position_of(subject)
@@ -186,7 +186,7 @@ class RoyalDecreeAdvice(Intrigue):
                 return move_value(table, moved, option) if type(option) is int else -9.0
         return super().answer(table, decision, option)
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 0.5
 
 
@@ -195,10 +195,10 @@ class LordAdvice(CardAdvice):
 
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 1.0 + sum([1 for i in table.adjacent(position) if table.mine(i)])
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return float(spot.ours)
 
 
@@ -209,7 +209,7 @@ class ShapeshifterAdvice(CardAdvice):
     worth: ClassVar[float] = 1.0
     copyable: ClassVar[bool] = False
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         copied: list[float] = []
         for i in table.adjacent(position):
             if table.up[i]:
@@ -219,27 +219,27 @@ class ShapeshifterAdvice(CardAdvice):
                     copied.append(activation(table, key, position))
         return best(copied)
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         if acting is None:
             return super().target(table, acting, position)
         return activation(table, table.keys[position], acting)
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.2
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return 0.5 * spot.copy
 
 
 class AmbushAdvice(Bait):
     worth: ClassVar[float] = 1.0
 
-    def killed_own(self, table: Table, position: int, value: float, loss: float) -> float:
+    def killed_own(self, table: Reading, position: int, value: float, loss: float) -> float:
         if not table.up[position]:
             return value + 1.0 - loss  # counts as revealing it (first edition)
         return super().killed_own(table, position, value, loss)
 
-    def bite(self, table: Table, weight: float, loss: float) -> float:
+    def bite(self, table: Reading, weight: float, loss: float) -> float:
         # Its owner gains 4 and our card is discarded.
         return 4 * weight + loss
 
@@ -250,22 +250,22 @@ class ConspiracyAdvice(Intrigue):
 
     worth: ClassVar[float] = 1.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 0.0  # its gain is its tokens
 
-    def reveal(self, table: Table, position: int) -> bool:
+    def reveal(self, table: Reading, position: int) -> bool:
         tokens = table.tokens(position)
         if table.round == LAST_ROUND or tokens >= 4:
             return True
         return table.threat(position) > 0.3 and tokens >= 1
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 3.4 - 0.5 * (table.round - 1)  # the earlier, the more it grows
 
-    def at_stake(self, table: Table) -> float:
+    def at_stake(self, table: Reading) -> float:
         return 2.0 + 0.5 * table.later
 
-    def future(self, table: Table, tokens: int) -> float:
+    def future(self, table: Reading, tokens: int) -> float:
         return 1.0 + tokens  # its tokens count double when it is revealed
 
 
@@ -278,10 +278,10 @@ class PrinceAdvice(CardAdvice):
 
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 1.0
 
-    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+    def answer(self, table: Reading, decision: Decision, option: Answer) -> float:
         if decision.kind != "twin":
             return super().answer(table, decision, option)
         if type(option) is not str and type(option) is not int:
@@ -291,27 +291,27 @@ class PrinceAdvice(CardAdvice):
         twin = advice_of(table, "twin").fit(table, spot(table, option))
         return twin + (1.0 if ahead else 0.0)
 
-    def kill_bonus(self, table: Table, position: int, weight: float) -> float:
+    def kill_bonus(self, table: Reading, position: int, weight: float) -> float:
         return weight * worth(table, "twin") * horizon(table)  # its Twin is discarded with it
 
 
 class TwinAdvice(CardAdvice):
     worth: ClassVar[float] = 1.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 1.0
 
-    def kill_bonus(self, table: Table, position: int, weight: float) -> float:
+    def kill_bonus(self, table: Reading, position: int, weight: float) -> float:
         return weight * worth(table, "prince") * horizon(table)  # its Prince goes with it
 
 
 class QueenAdvice(CardAdvice):
     worth: ClassVar[float] = 2.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return 2.0
 
-    def kill_bonus(self, table: Table, position: int, weight: float) -> float:
+    def kill_bonus(self, table: Reading, position: int, weight: float) -> float:
         return 1.0  # RULINGS A-Queen: her killer gains 1 more
 
 
@@ -319,31 +319,31 @@ class CutthroatAdvice(CardAdvice):
     worth: ClassVar[float] = 1.0
     threatens: ClassVar[str] = NEIGHBOURS
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([cutthroat_value(table, i) for i in table.adjacent(position)])
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return cutthroat_value(table, position)
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 0.7 + self.worth * horizon(table) / 2
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return beside_them(spot)
 
 
 class ApothecaryAdvice(CardAdvice):
     worth: ClassVar[float] = 1.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best(
             [kill_value(table, i, "apothecary") for i in apothecary_targets(table, position)]
         )
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.3
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return kill_target(table, acting, position, "apothecary")
 
 
@@ -352,14 +352,14 @@ class FelonAdvice(CardAdvice):
 
     worth: ClassVar[float] = 0.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         adjacent = table.adjacent(position)
         return sum([table.weight(table.owners[i]) if not table.mine(i) else -1.0 for i in adjacent])
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.0
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return 0.5 * spot.theirs - spot.ours
 
 
@@ -368,33 +368,33 @@ class SchemerAdvice(CardAdvice):
 
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         if any(table.heights[i] > 1 for i in table.adjacent(position)):
             return -stake(table, position)  # it is discarded
         return 2.0
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         if any(height > 1 for height in table.heights):
             return 1.5
         return super().priority(table)
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return -1.5 if spot.stacks else 0.0
 
 
 class ImpersonationAdvice(Intrigue):
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([impersonation_value(table, i, position) for i in table.adjacent(position)])
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return impersonation_value(table, position, acting if acting is not None else 0)
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.6
 
-    def suits(self, table: Table, spot: Spot) -> float:
+    def suits(self, table: Reading, spot: Spot) -> float:
         return beside_them(spot)
 
 
@@ -403,16 +403,16 @@ class PlotAdvice(Intrigue):
 
     worth: ClassVar[float] = 1.0
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         # Each token on it repeats the activation or gains 1.
         act = best([activation(table, table.keys[i], i) for i in plot_targets(table)])
         tokens = table.tokens(position)
         return act * (1 + tokens) if act > 1.0 else act + tokens
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return activation(table, table.keys[position], position)
 
-    def answer(self, table: Table, decision: Decision, option: Answer) -> float:
+    def answer(self, table: Reading, decision: Decision, option: Answer) -> float:
         if decision.kind != "choose":
             return super().answer(table, decision, option)
         # Repeat while our best Character pays more than the token would.
@@ -420,14 +420,14 @@ class PlotAdvice(Intrigue):
         top = max((activation(table, table.keys[i], i) for i in targets), default=0.0)
         return 1.0 if (str(option) == "repeat") == (top > 1.0) else 0.0
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 0.8 + 0.5 * len(plot_targets(table))
 
 
 class TrapAdvice(Bait):
     worth: ClassVar[float] = 1.0
 
-    def bite(self, table: Table, weight: float, loss: float) -> float:
+    def bite(self, table: Reading, weight: float, loss: float) -> float:
         # It steals 3 from us and our card is discarded.
         return 3 + 3 * weight + loss
 
@@ -437,13 +437,13 @@ class BriberyAdvice(Intrigue):
 
     worth: ClassVar[float] = 1.5
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         return best([bribe_value(table, i) for i in bribe_targets(table)])
 
-    def target(self, table: Table, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, acting: int | None, position: int) -> float:
         return bribe_value(table, position)
 
-    def priority(self, table: Table) -> float:
+    def priority(self, table: Reading) -> float:
         return 1.0 + 0.6 * any(not table.mine(i) for i in bribe_targets(table))
 
 
@@ -481,7 +481,7 @@ BUILTIN_ADVICE: Final[Mapping[str, CardAdvice]] = MappingProxyType(
 # What some abilities bring, by target.
 
 
-def cutthroat_value(table: Table, position: int) -> float:
+def cutthroat_value(table: Reading, position: int) -> float:
     """RULINGS A-Cutthroat: the target, then every opponent's face-up top card of its
     name; a single elimination gains nothing."""
     key = table.keys[position]
@@ -495,7 +495,7 @@ def cutthroat_value(table: Table, position: int) -> float:
     return sum([kill_value(table, i, "cutthroat") for i in [position, *same]])
 
 
-def impersonation_value(table: Table, position: int, acting: int) -> float:
+def impersonation_value(table: Reading, position: int, acting: int) -> float:
     """Eliminate an adjacent card; an opponent's lone Character comes back as ours, if
     we hold its name among our discarded, eliminated or set-aside cards."""
     value = kill_value(table, position, "impersonation")
@@ -512,7 +512,7 @@ def impersonation_value(table: Table, position: int, acting: int) -> float:
     return value
 
 
-def _can_replace(table: Table, key: str) -> bool:
+def _can_replace(table: Reading, key: str) -> bool:
     seen = table.seen
     zones = [seen.discarded[table.me], seen.eliminated[table.me]]
     if key != "twin":
@@ -520,7 +520,7 @@ def _can_replace(table: Table, key: str) -> bool:
     return any(seen.key(card) == key for zone in zones for card in zone)
 
 
-def apothecary_targets(table: Table, position: int) -> list[int]:
+def apothecary_targets(table: Reading, position: int) -> list[int]:
     """RULINGS A-Apothecary: a top card next to another of our top cards."""
     friends = {i for i in range(table.size) if i != position and table.mine(i)}
     return [
@@ -530,7 +530,7 @@ def apothecary_targets(table: Table, position: int) -> list[int]:
     ]
 
 
-def bribe_targets(table: Table) -> list[int]:
+def bribe_targets(table: Reading) -> list[int]:
     """RULINGS A-Bribery: face-up Characters alone in their position."""
     return [
         i
@@ -539,7 +539,7 @@ def bribe_targets(table: Table) -> list[int]:
     ]
 
 
-def bribe_value(table: Table, position: int) -> float:
+def bribe_value(table: Reading, position: int) -> float:
     owner = table.owners[position]
     if owner == table.me:
         return 0.0
@@ -547,7 +547,7 @@ def bribe_value(table: Table, position: int) -> float:
     return gained * (1.0 + table.weight(owner))
 
 
-def plot_targets(table: Table) -> list[int]:
+def plot_targets(table: Reading) -> list[int]:
     return [
         i
         for i in range(table.size)

@@ -16,7 +16,7 @@ from oriflamme.compiling import mypyc_attr
 from .advice import CardAdvice, advice_of
 from .cards import BUILTIN_ADVICE
 from .play import pending
-from .reading import Table, _KnownPools
+from .reading import Reading, _KnownPools
 from .spots import Spot, spot
 
 
@@ -76,7 +76,7 @@ class HeuristicBot:
     Ties are broken at random, from ``seed`` or the generator given.
     """
 
-    # The odds of unseen cards, kept from reading to reading (see Table.pool); made at
+    # The odds of unseen cards, kept from reading to reading (see Reading.pool); made at
     # the first, so that a subclass's own __init__ need not.
     _known_pools: _KnownPools | None = None
 
@@ -108,7 +108,7 @@ class HeuristicBot:
     def scores(self, observation: Observation) -> list[float]:
         """A score for each option of the pending decision: the bot plays the highest."""
         decision = pending(observation)
-        table = Table(observation, self.advice)
+        table = Reading(observation, self.advice)
         pools = self._known_pools
         if pools is None:
             pools = self._known_pools = {}
@@ -132,7 +132,7 @@ class HeuristicBot:
 
     # Placing.
 
-    def placements(self, table: Table, options: Placements) -> list[float]:
+    def placements(self, table: Reading, options: Placements) -> list[float]:
         """Option numbers run card by card, spots within (see :class:`Placements`)."""
         spots = [self.spot(table, at) for at in options.ats]
         scores: list[float] = []
@@ -143,21 +143,21 @@ class HeuristicBot:
                 scores.append(now + self.fit(table, key, place))
         return scores
 
-    def priority(self, table: Table, key: str) -> float:
+    def priority(self, table: Reading, key: str) -> float:
         """How much playing a ``key`` now beats keeping it for later."""
         return advice_of(table, key).priority(table)
 
-    def spot(self, table: Table, at: At) -> Spot:
+    def spot(self, table: Reading, at: At) -> Spot:
         """What a spot offers whatever card goes there."""
         return spot(table, at)
 
-    def fit(self, table: Table, key: str, spot: Spot) -> float:
+    def fit(self, table: Reading, key: str, spot: Spot) -> float:
         """How well a ``key`` suits ``spot``."""
         return advice_of(table, key).fit(table, spot)
 
     # Revealing.
 
-    def reveal(self, table: Table, position: int | None) -> bool:
+    def reveal(self, table: Reading, position: int | None) -> bool:
         """Whether to reveal our face-down card at ``position`` now."""
         if position is None:
             return True
@@ -165,7 +165,7 @@ class HeuristicBot:
 
     # Targets.
 
-    def target(self, table: Table, key: str, acting: int | None, position: int) -> float:
+    def target(self, table: Reading, key: str, acting: int | None, position: int) -> float:
         """What choosing ``position`` brings, for the ability ``key`` asking (the acting
         card at ``acting``, None if it has left the queue)."""
         return advice_of(table, key).target(table, acting, position)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from .advice import stake
-from .reading import ENDS, NEIGHBOURS, Table
+from .reading import ENDS, NEIGHBOURS, Reading
 
 #: The moved card in an order of positions.
 MOVED: Final = -1
@@ -18,7 +18,7 @@ MOVED: Final = -1
 LEFT: Final = -2
 
 
-def order_after(table: Table, target: int, to: int) -> list[int]:
+def order_after(table: Reading, target: int, to: int) -> list[int]:
     """The positions, in queue order, once the top card at ``target`` moves to index
     ``to`` (the index it has once moved, RULINGS B-Royal Decree)."""
     order = list(range(table.size))
@@ -30,7 +30,7 @@ def order_after(table: Table, target: int, to: int) -> list[int]:
     return order
 
 
-def balance(table: Table, order: list[int], target: int) -> float:
+def balance(table: Reading, order: list[int], target: int) -> float:
     """Our side of the dangers of ``order``: our killers' targets count for us, our
     cards beside an opponent's killer count against us."""
     total = 0.0
@@ -57,20 +57,20 @@ def balance(table: Table, order: list[int], target: int) -> float:
     return total
 
 
-def move_value(table: Table, target: int, to: int) -> float:
+def move_value(table: Reading, target: int, to: int) -> float:
     before = table._balance
     if before is None:  # the queue as it is: the same for every move of one reading
         before = table._balance = balance(table, list(range(table.size)), -3)
     return balance(table, order_after(table, target, to), target) - before
 
 
-def best_move(table: Table, target: int, decree: int | None) -> float:
+def best_move(table: Reading, target: int, decree: int | None) -> float:
     """The best a Decree can do moving the top card at ``target``."""
     values = [move_value(table, target, to) for to in destinations(table, target, decree)]
     return max(values) if values else 0.0
 
 
-def destinations(table: Table, target: int, decree: int | None) -> list[int]:
+def destinations(table: Reading, target: int, decree: int | None) -> list[int]:
     """RULINGS B-Royal Decree and docs/rulings.md P2: a lone card cannot go back to
     the index it had."""
     alone = table.heights[target] == 1
@@ -78,7 +78,7 @@ def destinations(table: Table, target: int, decree: int | None) -> list[int]:
     return [to for to in range(count + 1) if not (alone and to == target)]
 
 
-def _card(table: Table, entry: int, target: int) -> tuple[str, str, bool]:
+def _card(table: Reading, entry: int, target: int) -> tuple[str, str, bool]:
     """(owner, key, face up) of an entry of an order."""
     if entry == MOVED:
         entry = target
@@ -89,7 +89,7 @@ def _card(table: Table, entry: int, target: int) -> tuple[str, str, bool]:
     return table.owners[entry], table.keys[entry], table.up[entry]
 
 
-def _stake(table: Table, entry: int, target: int) -> float:
+def _stake(table: Reading, entry: int, target: int) -> float:
     if entry == LEFT:
         return 1.0  # the card under a moved one: we may not know what it is
     return stake(table, target if entry == MOVED else entry)

@@ -27,14 +27,14 @@ ENDS: Final = "ends"
 _NO_ADVICE: Final[Mapping[str, CardAdvice]] = MappingProxyType({})
 _NO_ADVICE_DICT: Final[dict[str, CardAdvice]] = {}  # never written: read where no advice is
 
-#: Pools (see Table.pool) as readers worked them out, by the keys a family's cards are
+#: Pools (see Reading.pool) as readers worked them out, by the keys a family's cards are
 #: known to have (in id order), each with the card list it was worked out from: a
 #: family's pool is that list less those keys, whoever reads it.
 _KnownPools = dict[tuple[str, ...], tuple[object, dict[str, float]]]
 _KNOWN_POOLS_SIZE: Final = 1024
 
 
-class Table:
+class Reading:
     """``family``'s reading of ``seen``: the queue's top cards, who owns them, what they
     are as far as it knows, and the odds of what it cannot see."""
 

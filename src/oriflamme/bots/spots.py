@@ -6,7 +6,7 @@ from __future__ import annotations
 from oriflamme import FIRST, LAST, At
 
 from .advice import advice_of, horizon, stake, worth
-from .reading import Table
+from .reading import Reading
 
 
 class Spot:
@@ -26,7 +26,9 @@ class Spot:
         "theirs",
     )
 
-    def __init__(self, table: Table, neighbours: list[int], end: bool, covers: int | None) -> None:
+    def __init__(
+        self, table: Reading, neighbours: list[int], end: bool, covers: int | None
+    ) -> None:
         #: The position of our card it would cover, if it is one.
         self.covers = covers
         #: How likely an opponent's face-up card is to eliminate a card put there.
@@ -81,7 +83,7 @@ class Spot:
             self.cover_cost -= 0.7 * table.threat(covers) * stake(table, covers)
 
 
-def spot(table: Table, at: At) -> Spot:
+def spot(table: Reading, at: At) -> Spot:
     """What a spot offers whatever card goes there."""
     if at == FIRST:
         return Spot(table, [0] if table.size else [], True, None)

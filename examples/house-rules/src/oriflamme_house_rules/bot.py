@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from oriflamme import BotKind, BotSetting, Registry
-from oriflamme.bots import CardAdvice, HeuristicBot, Table
+from oriflamme.bots import CardAdvice, HeuristicBot, Reading
 
 
 class JesterAdvice(CardAdvice):
@@ -16,7 +16,7 @@ class JesterAdvice(CardAdvice):
     def __init__(self, boldness: float) -> None:
         self.boldness = boldness
 
-    def activation(self, table: Table, position: int) -> float:
+    def activation(self, table: Reading, position: int) -> float:
         hidden = [i for i in table.adjacent(position) if not table.up[i]]
         return self.boldness * len(hidden)
 
