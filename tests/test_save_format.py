@@ -130,7 +130,11 @@ def test_the_documented_fields_are_the_fields_written(
         assert data["tasks"] == []
         assert data["phase"] == "end"
     else:
-        assert list(data["pending"]) == documented_inner("pending")
+        # `subject` is written only when the question has one (a Royal Decree's move).
+        written = [name for name in documented_inner("pending") if name != "subject"]
+        if point == "move":
+            written.append("subject")
+        assert list(data["pending"]) == written
         assert data["pending"]["kind"] == point
     if point in ("place", "reveal", None):
         assert data["resume"] is None

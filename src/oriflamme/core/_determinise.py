@@ -69,7 +69,7 @@ def determinise(
     state.acting = NO_CARD if observation.acting is None else observation.acting
     state.acting_gone = observation.acting_gone
     state.revealing = NO_CARD if observation.revealing is None else observation.revealing
-    state.resume, state.tasks = observation._work
+    state.resume, state.tasks = observation._resume, observation._tasks
     state.log = observation.log if recording else None
     state.pending = _pending(observation.decision, state)
     return state

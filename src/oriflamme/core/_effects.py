@@ -371,11 +371,12 @@ class Effects(Board):
                 self._check_arguments(task_args, key, name)
             s.tasks = s.tasks + ((key, name, card, task_args),)
             return
-        if question is None and labels is None and subject is None:
-            if kind == "target" and type(chosen) is tuple:
+        if question is None and labels is None:
+            about = cast("CardId | None", subject)  # a plugin's, checked above
+            if about is None and kind == "target" and type(chosen) is tuple:
                 s.pending = _target_decision(family, chosen, card, key)
             else:
-                s.pending = new_decision(family, kind, chosen, card, ability=key)
+                s.pending = new_decision(family, kind, chosen, card, ability=key, subject=about)
         else:
             words_ = words(chosen, labels)
             about = cast("CardId | None", subject)

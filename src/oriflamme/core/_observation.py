@@ -63,7 +63,8 @@ FIELDS = (
     "_discarded",
     "_eliminated",
     "_public",
-    "_work",
+    "_resume",
+    "_tasks",
 )
 #: The mappings an observation makes when first asked for one, and keeps: where each
 #: is in its ``_made`` tuple.
@@ -90,10 +91,6 @@ _TOKENS: Final = 6
 _BRIBES: Final = 7
 _PUBLIC_KEYS: Final = 8
 
-#: The engine's work waiting: the continuation the pending answer resumes, then the
-#: task stack.
-Work = tuple[Continuation | None, tuple[Continuation, ...]]
-
 
 class Observation:
     """One family's view of a game at one moment (``family`` None: a spectator's).
@@ -105,9 +102,9 @@ class Observation:
     ``tokens_on``).
 
     Its private slots hold the same facts by seat, as the game keeps them, for core
-    alone (determinisation, pickling), and one thing more: ``_work``, the engine's work
-    waiting (the continuation the pending answer resumes and the task stack), which
-    determinisation needs to play on from the observation. It is not for reading:
+    alone (determinisation, pickling), and one thing more: the engine's work waiting
+    (``_resume``, the continuation the pending answer resumes, and ``_tasks``, the
+    task stack), which determinisation needs to play on from the observation. It is not for reading:
     what it tells a player is on the decision (``Decision.ability``,
     ``Decision.subject``).
     """
@@ -147,7 +144,10 @@ class Observation:
     _discarded: Final[tuple[tuple[CardId, ...], ...]]
     _eliminated: Final[tuple[tuple[CardId, ...], ...]]
     _public: Final[tuple[str, ...]]  # the key of every card all have seen, by id ("" not)
-    _work: Final[Work]  # what determinisation plays on with; not for reading
+    # What determinisation plays on with; not for reading. Two slots, not a pair: an
+    # observation is made at every question, and a pair would be one more object.
+    _resume: Final[Continuation | None]
+    _tasks: Final[tuple[Continuation, ...]]
     # The mappings made so far, by their place in _MAPS (None: not yet), or None while
     # none is: a value, replaced whole when one more is made. Most observations are
     # read for a few things only, and one slot set here costs least.
@@ -222,7 +222,8 @@ class Observation:
         self._discarded = state.discarded
         self._eliminated = state.eliminated
         self._public = state.public
-        self._work = (state.resume, state.tasks)
+        self._resume = state.resume
+        self._tasks = state.tasks
         self._made = None
 
     # Reading it.
@@ -465,9 +466,9 @@ def rebuilt(log: Log, fields: Mapping[str, Any]) -> Observation:
     of something else.
     """
     family, families, identity = _identity(fields)
-    work = fields["_work"]
-    if type(work) is not tuple or len(work) != 2:
-        raise ValueError("an observation's '_work' is not (a continuation, the tasks)")
+    tasks = fields["_tasks"]
+    if type(tasks) is not tuple:
+        raise ValueError("an observation's '_tasks' is not a tuple of continuations")
     state = State()
     state.families = families
     state.seat = {name: seat for seat, name in enumerate(families)}
@@ -508,7 +509,7 @@ def rebuilt(log: Log, fields: Mapping[str, Any]) -> Observation:
     state.acting_gone = fields["acting_gone"]
     state.revealing = NO_CARD if fields["revealing"] is None else fields["revealing"]
     state.pending = fields["decision"]
-    state.resume, state.tasks = work
+    state.resume, state.tasks = fields["_resume"], tasks
     state.log = log
     variants = MappingProxyType(dict(fields["variants"]))
     observation = Observation(state, family, (fields["sets"], variants))
