@@ -7,11 +7,14 @@ asks for it."""
 from __future__ import annotations
 
 import importlib
+import re
+from collections.abc import Callable
 from types import ModuleType
 
 import pytest
 
 import oriflamme
+import oriflamme.bots
 import oriflamme.core
 
 #: The engine's door and the public modules that open it.
@@ -102,3 +105,25 @@ def test_a_name_shared_with_the_engine_is_the_same_object(name: str) -> None:
         if each in core.__all__ and getattr(module, each) is not getattr(core, each)
     ]
     assert not other, f"{name}'s {other} are not oriflamme.core's objects"
+
+
+@pytest.mark.parametrize(
+    ("reach", "pointer"),
+    [
+        (lambda: getattr(oriflamme, "Words"), "oriflamme.text.Naming"),  # noqa: B009
+        (lambda: getattr(oriflamme.bots, "Table"), "oriflamme.bots.Reading"),  # noqa: B009
+        (lambda: getattr(oriflamme.Registry(entry_points=False), "tables"), "Registry.provided"),  # noqa: B009
+        (lambda: oriflamme.Game.from_json("{}"), "oriflamme.saves.load"),
+        (lambda: oriflamme.Game.from_position(None), "oriflamme.saves.from_position"),
+    ],
+)
+def test_an_old_name_says_where_it_went(reach: Callable[[], object], pointer: str) -> None:
+    with pytest.raises(AttributeError, match=re.escape(pointer)) as refused:
+        reach()
+    assert "docs/migration.md" in str(refused.value)
+
+
+def test_an_unknown_name_is_refused_as_python_refuses_one() -> None:
+    with pytest.raises(AttributeError, match="has no attribute 'nothing'"):
+        _ = oriflamme.nothing  # type: ignore[attr-defined]
+    assert not hasattr(oriflamme.Registry(entry_points=False), "tables")

@@ -9,6 +9,8 @@ The public API lives here; everything else is implementation.
 ('blue', 'place')
 """
 
+from typing import TYPE_CHECKING
+
 from .core import (
     COLOURS,
     ENTRY_POINT_GROUP,
@@ -110,3 +112,23 @@ __all__ = [
     "hookspec",
     "languages",
 ]
+
+#: Names a program may still use from before the public surface, and where they went.
+_MOVED = {
+    "Words": "oriflamme.text.Naming (what a kind's words are handed) or oriflamme.text.Words",
+    "describe": "oriflamme.text (view_lines, question_text, answer_text, table)",
+    "story": "oriflamme.text (Story, story_lines)",
+}
+
+
+# Hidden from type checkers: to them the module has its names only, and a misspelt
+# one stays an error they report.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """An old name is refused with where it went (docs/migration.md lists them all)."""
+        if name in _MOVED:
+            raise AttributeError(
+                f"oriflamme.{name} is gone: use {_MOVED[name]} (see docs/migration.md)"
+            )
+        raise AttributeError(f"module 'oriflamme' has no attribute {name!r}")

@@ -9,6 +9,8 @@ listed by :func:`bot_kinds` and built from a ``"kind:setting=value"`` text by
 :func:`make_bot`; docs/bots.md describes each.
 """
 
+from typing import TYPE_CHECKING
+
 from oriflamme import BotKind, BotSetting
 
 from .advice import CardAdvice
@@ -39,3 +41,16 @@ __all__ = [
     "play_out",
     "random_bots",
 ]
+
+
+# Hidden from type checkers: to them the module has its names only, and a misspelt
+# one stays an error they report.
+if not TYPE_CHECKING:
+
+    def __getattr__(name: str) -> object:
+        """An old name is refused with where it went (docs/migration.md lists them all)."""
+        if name == "Table":
+            raise AttributeError(
+                "oriflamme.bots.Table is now oriflamme.bots.Reading (see docs/migration.md)"
+            )
+        raise AttributeError(f"module 'oriflamme.bots' has no attribute {name!r}")

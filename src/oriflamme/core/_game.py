@@ -13,7 +13,7 @@ a plugin's error, KeyboardInterrupt), the game stays exactly as it was.
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, NoReturn
 
 import attrs
 
@@ -317,6 +317,17 @@ class Game:
     def snapshot(self) -> dict[str, Any]:
         """The whole game as plain data: what :meth:`to_json` writes and ``==`` compares."""
         return snapshot(self._state)
+
+    # Gone, and refused with where they went: a program written before may call them.
+    @classmethod
+    def from_json(cls, *args: object, **kwargs: object) -> NoReturn:
+        raise AttributeError("Game.from_json is now oriflamme.saves.load (see docs/migration.md)")
+
+    @classmethod
+    def from_position(cls, *args: object, **kwargs: object) -> NoReturn:
+        raise AttributeError(
+            "Game.from_position is now oriflamme.saves.from_position (see docs/migration.md)"
+        )
 
     def to_json(self) -> str:
         """The game's save, which :func:`oriflamme.saves.load` reads back identical."""

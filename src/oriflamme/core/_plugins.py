@@ -15,7 +15,7 @@ import importlib
 import importlib.metadata
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import pluggy
@@ -258,6 +258,17 @@ class Registry:
         plugin = self._plugins[name]
         manager.register(plugin, name=name)
         return sorted(caller.name for caller in manager.get_hookcallers(plugin) or ())
+
+    # Only for a name not found: an old one is refused with where it went. Hidden from
+    # type checkers, to which a misspelt name stays an error.
+    if not TYPE_CHECKING:
+
+        def __getattr__(self, name: str) -> object:
+            if name == "tables":
+                raise AttributeError(
+                    "Registry.tables is now Registry.provided (see docs/migration.md)"
+                )
+            raise AttributeError(f"'Registry' object has no attribute {name!r}")
 
     @property
     def provided(self) -> Provided:
