@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -80,3 +83,19 @@ def one_card_set(
         encoding="utf-8",
     )
     return path
+
+
+def venv_with(where: Path, *packages: Path) -> Path:
+    """A fresh virtual environment at ``where`` with ``packages`` pip-installed, as a
+    user installs them (pure Python: these check an install, not the compiled build)."""
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
+    install = subprocess.run(
+        [str(where / "bin" / "pip"), "install", "--quiet", *map(str, packages)],
+        env={**os.environ, "ORIFLAMME_PURE": "1"},
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
+    )
+    assert install.returncode == 0, install.stderr[-3000:]
+    return where

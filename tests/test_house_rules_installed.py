@@ -6,32 +6,19 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from .conftest import ROOT
+from .helpers import venv_with
 
 HOUSE = ROOT / "examples" / "house-rules"
 
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("house") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
-    # Pure Python: this checks the plugin's install, not the compiled build.
-    env = {**os.environ, "ORIFLAMME_PURE": "1"}
-    install = subprocess.run(
-        [str(where / "bin" / "pip"), "install", "--quiet", str(ROOT), str(HOUSE)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert install.returncode == 0, install.stderr[-3000:]
-    return where
+    return venv_with(tmp_path_factory.mktemp("house") / "venv", ROOT, HOUSE)
 
 
 def oriflamme(venv: Path, *args: str) -> str:

@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from typing import Any
 import pytest
 
 from .conftest import ROOT
+from .helpers import venv_with
 
 ORACLE = ROOT / "tests" / "plugins" / "oriflamme-oracle"
 #: How many games the search for a pending omen may play (the Oracle is in most games
@@ -29,20 +29,7 @@ ATTEMPTS = 40
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    where = tmp_path_factory.mktemp("oracle") / "venv"
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
-    # Pure Python: this checks the plugin's install, not the compiled build.
-    env = {**os.environ, "ORIFLAMME_PURE": "1"}
-    install = subprocess.run(
-        [str(where / "bin" / "pip"), "install", "--quiet", str(ROOT), str(ORACLE)],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    assert install.returncode == 0, install.stderr[-3000:]
-    return where
+    return venv_with(tmp_path_factory.mktemp("oracle") / "venv", ROOT, ORACLE)
 
 
 def _env() -> dict[str, str]:
@@ -69,12 +56,14 @@ def oriflamme(venv: Path, *args: str) -> str:
     return run.stdout
 
 
-def python(venv: Path, script: str, *args: str) -> str:
-    """Run ``script`` with the environment's interpreter; its stdout."""
+def python(venv: Path, script: str, *args: str, given: str | None = None) -> str:
+    """Run ``script`` with the environment's interpreter (``given`` on its standard
+    input); its stdout."""
     run = subprocess.run(
         [str(venv / "bin" / "python"), "-c", script, *args],
         cwd=venv.parent,
         env=_env(),
+        input=given,
         capture_output=True,
         text=True,
         timeout=300,
@@ -397,18 +386,7 @@ for kind in ("random", "heuristic", "ismcts:iterations=20"):
         answers.setdefault(kind, []).append(answer)
 print(json.dumps(answers))
 """
-    run = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", script],
-        cwd=venv.parent,
-        env=_env(),
-        input=omen["save"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    answers = json.loads(run.stdout)
+    answers = json.loads(python(venv, script, given=omen["save"]))
     for kind, given in answers.items():
         assert set(given) <= {"sun", "moon"}, kind
 
@@ -479,18 +457,7 @@ for wrong in (1, True, "eclipse", ["sun"], None):
         out["refused"][json.dumps(wrong)] = [str(error), copy == game]
 print(json.dumps(out))
 """
-    run = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", script],
-        cwd=venv.parent,
-        env=_env(),
-        input=omen["save"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
-    assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    out = json.loads(run.stdout)
+    out = json.loads(python(venv, script, given=omen["save"]))
     assert out["sent"] == omen["decision"]
     assert out["sent"]["options"] == ["sun", "moon"]
     assert out["view"] == out["sent"]  # the family asked sees its own question whole
