@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import itertools
 import random
 from collections.abc import Callable, Iterator
 from types import SimpleNamespace
@@ -400,3 +401,45 @@ def test_a_terminal_is_told_that_a_bot_is_thinking_and_a_file_is_not(
         assert "thinking" not in text
         assert "\x1b" not in text
         assert all(line == "" or "thinking" not in line for line in chosen)
+
+
+def _placing_the_third_card(registry: Registry, seed: int) -> str:
+    """What `play` shows a person who places the third card listed whenever there are
+    three or more, and answers 1 to anything else."""
+    out = io.StringIO()
+
+    def read(_prompt: str) -> str:
+        question, _, options = out.getvalue().rpartition("?\n")
+        asked = question.rsplit("\n", 1)[-1]
+        return "3" if asked.startswith("Which card") and "  3) " in options else "1"
+
+    args = args_for(f"--families 4 --seed {seed} --bots random --sets base,ablaze")
+    assert play_command(args, registry, read=read, out=out) == 0
+    return out.getvalue()
+
+
+def test_the_cards_to_place_are_listed_in_the_order_of_the_hand(registry: Registry) -> None:
+    """The choices of a card to place read in the order the hand line shows it: typing a
+    card's place in the hand picks that card."""
+    for _ in range(3):
+        seed = random.SystemRandom().randrange(10**6)  # as `play` draws one
+        print(f"seed {seed}")
+        text = _placing_the_third_card(registry, seed)
+        asked = text.split("Which card will you place, face down?\n")
+        assert len(asked) > 6, seed
+        picked = 0
+        for before, block in itertools.pairwise(asked):
+            hand = [line for line in before.splitlines() if line.startswith("Your hand: ")][-1]
+            cards = hand.removeprefix("Your hand: ").split(", ")
+            listed = []
+            for line in block.splitlines():
+                if not line.startswith("  ") or ") " not in line:
+                    break
+                listed.append(line.split(") ", 1)[1])
+            assert listed == cards, seed
+            placed = [line for line in block.splitlines() if line.startswith("Where will your ")]
+            if len(cards) >= 3 and placed:
+                assert placed[0] == f"Where will your {cards[2]} go?", seed
+                picked += 1
+        print(f"{len(asked) - 1} placements, {picked} asked where the third card goes")
+        assert picked, seed

@@ -32,7 +32,16 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
 from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
-from oriflamme.text import Story, Words, answer_text, escaped, question_text, quote, view_lines
+from oriflamme.text import (
+    Story,
+    Words,
+    answer_text,
+    escaped,
+    in_card_order,
+    question_text,
+    quote,
+    view_lines,
+)
 
 from .arguments import PLAY_FAMILIES, PLAY_SETS
 from .bots.kinds import BotChoice, parse_bots
@@ -322,7 +331,8 @@ class TerminalGame:
             labels = [answer_text(kind, words, decision, o) for o in options]
             return options[self.choose(question_text(kind, words, decision), labels) or 0]
         placements = [o for o in decision.options if isinstance(o, Placement)]
-        cards = list(dict.fromkeys(p.card for p in placements))
+        # In the order the hand is shown in: the card a player counts to is the one picked.
+        cards = in_card_order(words.seen, dict.fromkeys(p.card for p in placements))
         while True:
             picked = self.choose(
                 "Which card will you place, face down?", [words.short(c) for c in cards]

@@ -29,7 +29,7 @@ language, say, when there is a second one) without breaking an import.
 
 # The engine's own words come first: the modules below import them from here.
 from ..core import QUOTE, control_problem, cut, escaped, one_line, quote, short
-from ._describe import Words, game_table, table, view_lines
+from ._describe import Words, game_table, in_card_order, table, view_lines
 from ._kinds import Naming, answer_text, counted, question_text
 from ._story import Story, story_lines
 
@@ -44,6 +44,7 @@ __all__ = [
     "cut",
     "escaped",
     "game_table",
+    "in_card_order",
     "one_line",
     "question_text",
     "quote",

@@ -11,7 +11,7 @@ the network's) are shown with each character a terminal would obey written out
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from oriflamme import (
     FIRST,
@@ -91,6 +91,14 @@ def queue_lines(words: Words) -> list[str]:
     return lines or ["  (empty)"]
 
 
+def in_card_order(seen: Observation, cards: Iterable[CardId]) -> list[CardId]:
+    """``cards`` in the order of the game's card list (a card ``seen``'s family may not
+    know last), as the table lists a hand: a list of the same cards, say the terminal's
+    choices, reads in the same order."""
+    order = {key: i for i, key in enumerate(seen.cards)}
+    return sorted(cards, key=lambda card: order.get(seen.key(card) or "", len(order)))
+
+
 def view_lines(words: Words) -> list[str]:
     """The table as ``words``' family sees it: round, Influence, queue, its own cards,
     and the face-up piles (what the terminal shows before each question)."""
@@ -104,11 +112,9 @@ def view_lines(words: Words) -> list[str]:
     arrow = "left to right" if seen.direction == "rightward" else "right to left"
     lines.append(f"Queue, in resolution order (on the table it runs {arrow}):")
     lines += queue_lines(words)
-    order = {key: i for i, key in enumerate(seen.cards)}
 
     def listed(cards: tuple[CardId, ...]) -> str:
-        ordered = sorted(cards, key=lambda c: order.get(seen.key(c) or "", len(order)))
-        return ", ".join(words.short(c) for c in ordered)
+        return ", ".join(words.short(c) for c in in_card_order(seen, cards))
 
     if you is not None:
         lines.append("Your hand: " + (listed(seen.hand) or "empty"))
