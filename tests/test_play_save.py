@@ -247,3 +247,42 @@ def test_a_seat_the_saved_game_has_not(
     assert main(["play", "--no-plugins", "--load", str(path), "--seat", "4"]) == 2
     err = capsys.readouterr().err
     assert err == "oriflamme: error: --seat 4: a game of 3 families has seats 1 to 3\n"
+
+
+def test_a_new_game_never_writes_over_another_games_save(
+    registry: Registry, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    print("seed 7")
+    _saved(registry, tmp_path)
+    kept = tmp_path / "source.json"
+    before = kept.read_bytes()
+    other = tmp_path / "other.json"
+    other.write_text("my notes\n", encoding="utf-8")  # not even a save: kept all the same
+    for options in (
+        ["--save", str(kept)],  # a new game, left at once
+        ["--seed", "9", "--save", str(other)],
+        ["--load", str(kept), "--save", str(other)],  # continued, but into another file
+    ):
+        capsys.readouterr()
+        assert main(["play", "--no-plugins", *options]) == 2, options
+        captured = capsys.readouterr()
+        target = options[-1]
+        assert captured.err.startswith(
+            f"oriflamme: error: --save {target}: the file exists, and this game would "
+            f"write over it. To go on with the game saved there, add --load {target}"
+        ), captured.err
+        assert captured.err.count("\n") == 1
+        assert captured.out == ""
+    assert kept.read_bytes() == before
+    assert other.read_text(encoding="utf-8") == "my notes\n"
+
+
+def test_a_game_goes_on_saving_into_the_file_it_was_loaded_from(
+    registry: Registry, tmp_path: Path
+) -> None:
+    print("seed 7")
+    _saved(registry, tmp_path)
+    path = tmp_path / "source.json"
+    steps = len(json.loads(path.read_text(encoding="utf-8"))["log"])
+    play(f"--load {path} --save {path}", registry, typing(3))
+    assert len(json.loads(path.read_text(encoding="utf-8"))["log"]) > steps

@@ -228,7 +228,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="FILE",
         help="write the game to FILE after every answer (yours and the bots'), whole or "
-        "not at all; --load FILE continues it (it may be the same file)",
+        "not at all; --load FILE continues it (it may be the same file). A file that "
+        "exists is written over only when it is the game --load continues",
     )
     play.add_argument(
         "--load",

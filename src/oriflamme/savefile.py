@@ -68,12 +68,23 @@ def save_game(game: Game, path: str) -> None:
         raise
 
 
-def check_save_path(path: str) -> None:
+def check_save_path(path: str, loaded: str | None = None) -> None:
+    """Refuse a place ``--save`` cannot write to, or a file there already that is not
+    the game ``--load`` continues (``loaded``): another game's save is never written
+    over, even by a game left at once."""
     folder = os.path.dirname(os.path.abspath(path))
     if os.path.isdir(path):
         raise ConfigError(f"--save {path}: a folder; name a file to save the game in")
     if not os.path.isdir(folder):
         raise ConfigError(f"--save {path}: there is no folder {folder}")
+    if os.path.lexists(path) and not (
+        loaded is not None and os.path.exists(loaded) and os.path.samefile(path, loaded)
+    ):
+        raise ConfigError(
+            f"--save {path}: the file exists, and this game would write over it. To go on "
+            f"with the game saved there, add --load {path}; else name another file, or "
+            "remove that one first"
+        )
 
 
 def check_same(args: argparse.Namespace, game: Game, path: str) -> None:

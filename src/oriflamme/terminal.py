@@ -384,7 +384,7 @@ def play_command(
             f"(languages: {', '.join(known)})"
         )
     if save is not None:
-        check_save_path(save)
+        check_save_path(save, load)
     if load is not None:
         game = load_game(load, registry)
         check_same(args, game, load)
