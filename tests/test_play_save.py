@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shlex
 from collections.abc import Callable
 from pathlib import Path
 
@@ -55,7 +56,7 @@ def test_a_game_continued_from_its_save_ends_as_it_would_have(
         text = play(f"{setup} --save {part}", registry, typing(stop)) if stop == 5 else ""
         if stop == 11:
             text = play(f"--load {part} --save {part} {BOTS}", registry, typing(6))
-        assert text.endswith("You left the game.\n")
+        assert "You left the game.\nThe game is saved in " in text
         saved = load(part.read_text(encoding="utf-8"), registry=registry)
         decision = saved.decision
         assert decision is not None
@@ -286,3 +287,25 @@ def test_a_game_goes_on_saving_into_the_file_it_was_loaded_from(
     steps = len(json.loads(path.read_text(encoding="utf-8"))["log"])
     play(f"--load {path} --save {path}", registry, typing(3))
     assert len(json.loads(path.read_text(encoding="utf-8"))["log"]) > steps
+
+
+def test_leaving_a_saved_game_says_how_to_go_on_with_it(registry: Registry, tmp_path: Path) -> None:
+    print("seed 7")
+    path = tmp_path / "my game.json"  # a space: the command must still work as written
+    options = ["play", "--no-plugins", "--families", "3", "--seed", "7", "--bots", "random"]
+    args = build_parser().parse_args([*options, "--save", str(path)])
+    shown = io.StringIO()
+    assert play_command(args, registry, read=typing(2), out=shown) == 0
+    out = shown.getvalue()
+    told = out.rstrip("\n").splitlines()[-1]
+    assert told.startswith(f"The game is saved in {path}. To go on with it: oriflamme play ")
+    command = shlex.split(told.split("To go on with it: ", 1)[1])
+    assert command == ["oriflamme", "play", "--load", str(path), "--save", str(path)]
+    args = build_parser().parse_args([*command[1:], "--no-plugins"])
+    assert play_command(args, registry, read=typing(1), out=io.StringIO()) == 0
+
+
+def test_leaving_an_unsaved_game_adds_nothing(registry: Registry) -> None:
+    print("seed 7")
+    out = play("--families 3 --seed 7 --bots random", registry, typing(2))
+    assert out.rstrip("\n").splitlines()[-1] == "You left the game."

@@ -288,7 +288,10 @@ def test_a_game_on_the_command_line_saves_and_loads_back_at_every_answer(
     written: list[str] = []
     with _checked_saves(written):
         left = _play([*setup, "--seed", str(seed), "--save", str(save)], _typing(stop))
-        assert left.endswith("You left the game.\n")
+        assert left.endswith(
+            f"You left the game.\nThe game is saved in {save}. To go on with it: "
+            f"oriflamme play --load {save} --save {save}\n"
+        )
         assert f"seed {seed} (replay with --seed {seed})" in left
         before = len(written)
         ended = _play(["--load", str(save), "--save", str(save), *setup], _typing(None))

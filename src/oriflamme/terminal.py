@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import io
 import random
+import shlex
 import sys
 from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
@@ -138,7 +139,11 @@ class TerminalGame:
         *,
         language: str = "en",
         save: Callable[[Game], None] | None = None,
+        on_leaving: str | None = None,
     ) -> None:
+        """``on_leaving``: what to tell a player who leaves before the end (how to go on
+        with the game they leave, say)."""
+        self.on_leaving = on_leaving
         self.game = game
         self.you = you
         self.bots = bots
@@ -196,6 +201,8 @@ class TerminalGame:
                     self.save(game)
         except Quit as left:
             self.say(f"\n{left.message}")
+            if self.on_leaving is not None and not game.over:
+                self.say(self.on_leaving)
             return left.status
         words = self.words()
         self.show_news(words)
@@ -414,7 +421,16 @@ def play_command(
         lines.append(f"The game is saved in {save} after every answer (--load continues it).")
     print(escaped("\n".join(lines), newlines=True), file=stream)  # a save's path, names
     writer = None if save is None else (lambda played: save_game(played, save))
-    terminal = TerminalGame(game, you, bots, read, stream, language=language, save=writer)
+    leaving = None
+    if save is not None:
+        where = shlex.quote(save)
+        leaving = (
+            f"The game is saved in {save}. To go on with it: "
+            f"oriflamme play --load {where} --save {where}"
+        )
+    terminal = TerminalGame(
+        game, you, bots, read, stream, language=language, save=writer, on_leaving=leaving
+    )
     return terminal.run(resumed=load is not None)
 
 
