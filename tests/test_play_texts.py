@@ -443,3 +443,29 @@ def test_the_cards_to_place_are_listed_in_the_order_of_the_hand(registry: Regist
                 picked += 1
         print(f"{len(asked) - 1} placements, {picked} asked where the third card goes")
         assert picked, seed
+
+
+def test_ctrl_c_while_a_bot_thinks_leaves_as_at_a_prompt(registry: Registry) -> None:
+    print("seed 5")
+    game = Game.new(GameConfig(families=COLOURS[:3], seed=5), registry=registry)
+
+    class Interrupted:
+        def choose(self, observation: object) -> object:
+            raise KeyboardInterrupt
+
+    bots = {family: (lambda _game: Interrupted()) for family in game.families if family != "red"}
+    out = io.StringIO()
+    asked = []
+
+    def read(_prompt: str) -> str:
+        asked.append(game.to_json())
+        return "1"
+
+    terminal = TerminalGame(game, "red", bots, read, out)  # type: ignore[arg-type]
+    before = None if game.decision is None else game.decision.family
+    assert terminal.run() == 0
+    assert out.getvalue().endswith("\nYou left the game.\n")
+    # The bot never answered: it is still its turn.
+    assert game.decision is not None
+    assert game.decision.family != "red"
+    print(f"first asked: {before}, answers typed: {len(asked)}")

@@ -194,8 +194,14 @@ class TerminalGame:
                     game.answer(self.ask(words), family=family)
                 else:
                     self.thinking(family)
-                    answer = self.bots[family](game).choose(game.observe(family))
-                    self.thought()
+                    try:
+                        answer = self.bots[family](game).choose(game.observe(family))
+                    except KeyboardInterrupt:
+                        # Ctrl-C while a bot thinks leaves as it does at a prompt: the
+                        # bot had not answered, and the game is as it was saved.
+                        raise Quit from None
+                    finally:
+                        self.thought()
                     game.answer(answer, family=family)
                 if self.save is not None:
                     self.save(game)
