@@ -96,6 +96,8 @@ def test_a_loaded_game_over_shows_its_final_scores(registry: Registry, tmp_path:
     final = [line for line in ending.splitlines() if line.startswith("Final scores: ")]
     assert final[0] in again.splitlines()
     assert "Which card" not in again
+    assert "Type the number of an answer" not in again  # nothing is asked
+    assert "Type the number of an answer" in ending
 
 
 def test_a_save_is_whole_or_not_written(

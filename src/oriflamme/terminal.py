@@ -178,7 +178,8 @@ class TerminalGame:
         game = self.game
         names = ", ".join(self.definitions[key].name_in(self.language) for key in game.cards)
         self.say(f"You are {self.you}. Cards: {names}.")
-        self.say("Type the number of an answer; c shows the cards' texts; q leaves the game.")
+        if not (resumed and game.over):  # a finished game asks nothing: only its scores
+            self.say("Type the number of an answer; c shows the cards' texts; q leaves the game.")
         if resumed:  # the story so far was told before the save: it goes on from here
             self.story.read(game.observe(self.you))
         if self.save is not None:
