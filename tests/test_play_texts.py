@@ -229,36 +229,40 @@ def test_an_idle_phrase_is_true_whenever_it_is_told(sets: tuple[str, ...]) -> No
 def test_c_lists_the_cards_texts_in_french_and_asks_again(registry: Registry) -> None:
     print("seed 3")
     out = io.StringIO()
-    read = typing(["c", "c 1", "c Soldat", "archer", "q"])
+    # A card is found by its name without accents or capitals: "heritier", "HÉRITIER".
+    read = typing(["c", "c 1", "c Soldat", "archer", "c heritier", "HÉRITIER", "q"])
     args = args_for("--families 3 --seed 3 --language fr --bots random")
     assert play_command(args, registry, read=read, out=out) == 0
     text = out.getvalue()
-    assert "c shows the cards' texts" in text.splitlines()[3]
-    assert "  c 1  Archer: Éliminez la première ou la dernière carte de la File." in text
-    assert "  c 2  Soldat: Éliminez une carte adjacente." in text
-    assert text.count("Archer: Éliminez la première") == 3  # c, c 1 and its name
-    assert text.count("Soldat: Éliminez une carte adjacente.") == 2
-    assert "Changeforme: Copiez la capacité d'une carte révélée adjacente." in text
-    assert "(texts in English" not in text  # every base card has a French text
-    assert "Please type a number" not in text  # looking is not a wrong answer
-    assert text.count("Which card will you place, face down?") == 5  # asked again each time
-    assert "Héritier" in text
-    assert "Your hand:" in text
+    assert "c montre les textes des cartes" in text.splitlines()[3]
+    assert "  c 1  Archer : Éliminez la première ou la dernière carte de la File." in text
+    assert "  c 2  Soldat : Éliminez une carte adjacente." in text
+    assert text.count("Archer : Éliminez la première") == 3  # c, c 1 and its name
+    assert text.count("Soldat : Éliminez une carte adjacente.") == 2
+    assert text.count("  c 4  Héritier : ") == 3  # c, and its name twice
+    assert "Changeforme : Copiez la capacité d'une carte révélée adjacente." in text
+    assert "(textes en anglais" not in text  # every base card has a French text
+    assert "Tapez un numéro" not in text  # looking is not a wrong answer
+    assert text.count("Quelle carte allez-vous placer, face cachée ?") == 7  # asked again
+    assert "Votre main :" in text
 
 
 def test_polish_names_and_texts(registry: Registry) -> None:
     print("seed 4")
     out = io.StringIO()
-    read = typing(["c łucznik", "c 6", "q"])
+    read = typing(["c łucznik", "c 6", "c lucznik", "ŻOŁNIERZ", "q"])
     args = args_for("--families 3 --seed 4 --language pl --bots random")
     assert play_command(args, registry, read=read, out=out) == 0
     text = out.getvalue()
-    assert "  c 1  Łucznik: Zlikwiduj pierwszą albo ostatnią kartę w Kolejce." in text
+    assert text.count("  c 1  Łucznik: Zlikwiduj pierwszą albo ostatnią kartę w Kolejce.") == 2
+    assert "  c 2  Żołnierz: Zlikwiduj sąsiadującą kartę." in text  # ł is no l with an accent
     assert (
         "  c 6  Królewski Dekret: Przenieś i umieść kartę w dowolnym miejscu w Kolejce, "
         "za wyjątkiem umieszczenia jej na innej karcie. Odrzuć Królewski Dekret."
     ) in text
-    assert "Cards: Łucznik, Żołnierz, Szpieg, Dziedzic" in text
+    assert "Karty: Łucznik, Żołnierz, Szpieg, Dziedzic" in text
+    assert "Którą kartę kładziesz, zakrytą?" in text
+    assert "Opuszczasz grę." in text
 
 
 def test_an_ablaze_card_is_shown_in_english_and_the_list_says_so(registry: Registry) -> None:
@@ -270,16 +274,22 @@ def test_an_ablaze_card_is_shown_in_english_and_the_list_says_so(registry: Regis
     )
     assert play_command(args, registry, read=typing(["c", "queen", "q"]), out=out) == 0
     text = out.getvalue()
-    assert "  c 1  Archer: Éliminez la première ou la dernière carte de la File." in text
-    assert "  c 6  Queen: Gain 2 Influence. If an opponent eliminates the Queen" in text
+    assert "  c 1  Archer : Éliminez la première ou la dernière carte de la File." in text
+    # The card data may name Ablaze's cards in French; their texts are in English.
+    queen = registry.cards["queen"].name_in("fr")
+    assert f"  c 6  {queen} : Gain 2 Influence. If an opponent eliminates the Queen" in text
+    names = ", ".join(
+        registry.cards[key].name_in("fr")
+        for key in ("queen", "felon", "schemer", "trap", "bribery")
+    )
     assert (
         text.count(
-            "(texts in English for Queen, Felon, Schemer, Trap, Bribery: "
-            "the card data has none in French)"
+            f"(textes en anglais pour {names} : les données des cartes n'en ont pas en français)"
         )
         == 1
     )
-    assert text.count("(texts in English: the card data has none in French)") == 1  # c queen
+    # c queen
+    assert text.count("(textes en anglais : les données des cartes n'en ont pas en français)") == 1
 
 
 def test_english_is_the_default_and_says_nothing_of_languages(registry: Registry) -> None:

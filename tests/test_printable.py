@@ -242,7 +242,8 @@ def test_the_table_names_cards_in_the_language_asked(registry: Registry) -> None
         assert card.name in english
         assert card.name_in("fr") in french
     assert french != english
-    assert "Your hand: " in french  # the sentences stay English: only the names change
+    assert "Votre main : " in french  # the sentences are French too
+    assert "Your hand: " in english
     spectator = table(game.observe(None), game.rules, language="fr")
     assert game_table(game, language="fr").endswith(spectator)
     assert repr(seen) == "<Observation for red: round 1 placement>"  # repr stays short

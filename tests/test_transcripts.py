@@ -95,5 +95,5 @@ def test_a_game_in_french_quotes_the_cards_in_french(registry: Registry) -> None
     text = transcript(GAMES["base-3-families"], registry)
     english = {d.text for d in registry.cards.values() if d.set == "base"}
     french = {d.text_in("fr") for d in registry.cards.values() if d.set == "base"}
-    assert not [t for t in english if f'"{t}"' in text]
-    assert [t for t in french if f'"{t}"' in text]
+    assert not [t for t in english if t in text]
+    assert [t for t in french if f"« {t} »" in text]

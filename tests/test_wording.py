@@ -89,7 +89,7 @@ def test_every_text_counts_as_people_do(registry: Registry, kind: str) -> None:
                 if decision.kind == "target":
                     assert text.startswith(f"Position {option + 1}: "), f"{where}: {text!r}"
                 else:
-                    assert text == f"Move it so that it becomes position {option + 1}", text
+                    assert text == moved_to(game, decision, option), f"{where}: {text!r}"
         if decision.kind in ("place", "twin"):
             for option, text in zip(decision.options, answers, strict=True):
                 at = option.at if isinstance(option, Placement) else option
@@ -101,6 +101,27 @@ def test_every_text_counts_as_people_do(registry: Registry, kind: str) -> None:
         "mixed": {"move", "twin", "choose"},
     }[kind]
     assert expected <= kinds_seen
+
+
+def moved_to(game: Game, decision: Decision, to: int) -> str:
+    """Where a Royal Decree's answer ``to`` puts the card it moves, in words: between
+    the two positions it will lie between once moved, named as the table numbers them
+    now (the moved card lifted: a lone one leaves its position, a covering one uncovers
+    the card under it), or at an end of the queue."""
+    seen = game.observe(decision.family)
+    assert decision.subject is not None
+    names = Words(seen, game.rules.definitions)
+    stays = [
+        (index + 1, names.card(rest[-1]))
+        for index, stack in enumerate(seen.queue)
+        if (rest := [card for card in stack if card != decision.subject])
+    ]
+    if to == 0:
+        return "At the first end of the queue, before position {} ({})".format(*stays[0])
+    if to == len(stays):
+        return "At the last end of the queue, after position {} ({})".format(*stays[-1])
+    (before, first), (after, second) = stays[to - 1], stays[to]
+    return f"Between position {before} ({first}) and position {after} ({second})"
 
 
 def ordinal(number: int) -> str:

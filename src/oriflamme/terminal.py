@@ -29,18 +29,26 @@ import io
 import random
 import shlex
 import sys
+import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
 from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
+from oriflamme.events import GameEnded
 from oriflamme.text import (
     Story,
     Words,
     answer_text,
+    colour,
+    counted,
     escaped,
     in_card_order,
+    language_name,
+    phase_name,
     question_text,
     quote,
+    scores,
+    terminal_text,
     view_lines,
 )
 
@@ -59,8 +67,6 @@ MAX_WRONG = 100
 #: Lines read at one question that answer nothing (card texts included) after which
 #: the game ends.
 MAX_LINES = 10 * MAX_WRONG
-#: The languages' names, for messages; another code is shown as it is.
-LANGUAGES = {"en": "English", "fr": "French", "pl": "Polish"}
 #: What asks for the cards' texts: alone, or before a number or a card's name.
 CARDS = ("c", "cards")
 #: Back to the start of the line and clear it: what a terminal reads to wipe a notice.
@@ -68,9 +74,10 @@ WIPE_LINE = "\r\x1b[K"
 
 
 class Quit(Exception):
-    """The person left the game; ``status`` is the command's exit status."""
+    """The person left the game; ``status`` is the command's exit status. ``message``
+    (None: "You left the game.", in the game's language) is what they are told."""
 
-    def __init__(self, message: str = "You left the game.", status: int = 0) -> None:
+    def __init__(self, message: str | None = None, status: int = 0) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
@@ -155,6 +162,14 @@ class TerminalGame:
         self.kinds = game.rules.kinds
         self.story = Story(self.definitions, language)
 
+    def text(self, key: str, /, **values: object) -> str:
+        """The terminal's sentence ``key`` in the game's language."""
+        return terminal_text(self.language, key, **values)
+
+    def family(self, family: str) -> str:
+        """``family`` as the game's language names it (``Bleu``, ``Niebieski``)."""
+        return colour(family, self.language)
+
     def say(self, text: str = "") -> None:
         # Every line the game prints passes here: the last guard of the terminal.
         print(escaped(text, newlines=True), file=self.out)
@@ -163,7 +178,7 @@ class TerminalGame:
         """Says, on a terminal only, that ``family``'s bot is choosing: a search may take
         a second or more, and a silent terminal looks stuck. :meth:`thought` wipes it."""
         if self.out.isatty():
-            self.out.write(escaped(f"{family} is thinking…"))
+            self.out.write(escaped(self.text("thinking", family=self.family(family))))
             self.out.flush()
 
     def thought(self) -> None:
@@ -177,9 +192,9 @@ class TerminalGame:
     def run(self, *, resumed: bool = False) -> int:
         game = self.game
         names = ", ".join(self.definitions[key].name_in(self.language) for key in game.cards)
-        self.say(f"You are {self.you}. Cards: {names}.")
+        self.say(self.text("intro", you=self.family(self.you), names=names))
         if not (resumed and game.over):  # a finished game asks nothing: only its scores
-            self.say("Type the number of an answer; c shows the cards' texts; q leaves the game.")
+            self.say(self.text("how"))
         if resumed:  # the story so far was told before the save: it goes on from here
             self.story.read(game.observe(self.you))
         if self.save is not None:
@@ -207,7 +222,7 @@ class TerminalGame:
                 if self.save is not None:
                     self.save(game)
         except Quit as left:
-            self.say(f"\n{left.message}")
+            self.say("\n" + (left.message or self.text("left")))
             if self.on_leaving is not None and not game.over:
                 self.say(self.on_leaving)
             return left.status
@@ -215,21 +230,24 @@ class TerminalGame:
         self.show_news(words)
         seen = words.seen
         self.say("")
-        self.say(
-            "Final scores: "
-            + ", ".join(
-                f"{f} {n}" + (" (you)" if f == self.you else "") for f, n in seen.influence.items()
-            )
-        )
+        self.say(self.text("final", scores=scores(words, seen.influence.items())))
         winners = seen.winners
         if len(winners) > 1:
-            self.say(f"Shared win: {', '.join(winners)}.")
+            names = ", ".join(self.family(winner) for winner in winners)
+            self.say(self.text("shared", winners=names))
+        elif winners[0] == self.you:
+            self.say(self.text("you_win"))
         else:
-            self.say("You win!" if winners[0] == self.you else f"{winners[0]} wins.")
+            won = self.text("wins", winner=self.family(winners[0]))
+            self.say(won[:1].upper() + won[1:])  # a line begins with a capital: Green wins.
         return 0
 
     def show_news(self, words: Words) -> None:
-        for line in self.story.read(words.seen):
+        events = words.seen.events
+        if events and isinstance(events[-1], GameEnded):
+            # The scores are told once, by the final lines below, not by the story too.
+            events = events[:-1]
+        for line in self.story.read(words.seen, events):
             self.say(line)
 
     def show(self, words: Words) -> None:
@@ -251,11 +269,16 @@ class TerminalGame:
             name = card.name_in(language)
             if language != "en" and language not in dict(card.texts):
                 english.append(name)
-            lines.append(f"  c {number + 1:<2} {name}: {card.text_in(language)}")
+            number_ = f"{number + 1:<2}"
+            lines.append(
+                self.text("card_line", number=number_, name=name, text=card.text_in(language))
+            )
         if english:
-            none = f"the card data has none in {LANGUAGES.get(language, language)}"
-            some = "" if len(english) == len(lines) else f" for {', '.join(english)}"
-            lines.append(f"(texts in English{some}: {none})")
+            some = ""
+            if len(english) != len(lines):
+                some = self.text("texts_in_english.some", names=", ".join(english))
+            named = language_name(language, language)
+            lines.append(self.text("texts_in_english", some=some, language=named))
         return lines
 
     def lookup(self, text: str) -> list[str] | None:
@@ -266,9 +289,7 @@ class TerminalGame:
         """
         cards = self.game.cards
         if text in CARDS:
-            return ["The cards of this game (c N or a card's name shows one):"] + (
-                self.card_lines(range(len(cards)))
-            )
+            return [self.text("cards")] + (self.card_lines(range(len(cards))))
         if not text.strip():
             return None
         first, *rest = text.split(maxsplit=1)
@@ -277,16 +298,16 @@ class TerminalGame:
         if asked and wanted.isascii() and wanted.isdigit():
             picked = _choice(wanted, len(cards))
             if picked is None:
-                return [f"c N shows card N, from 1 to {len(cards)}; c lists them."]
+                return [self.text("card_number", count=len(cards))]
             return self.card_lines([picked])
-        wanted = " ".join(wanted.split()).casefold()
+        wanted = folded(wanted)
         for number, key in enumerate(cards):
             card = self.definitions[key]
             names = {card.name_in(self.language), card.name, key, key.replace("_", " ")}
-            if wanted in {name.casefold() for name in names}:
+            if wanted in {folded(name) for name in names}:
                 return self.card_lines([number])
         if asked:
-            return [f"No card of this game is called {quote(rest[0])}; c lists them."]
+            return [self.text("no_card", name=quote(rest[0]))]
         return None
 
     # Questions.
@@ -296,7 +317,7 @@ class TerminalGame:
         for number, label in enumerate(labels, 1):
             self.say(f"  {number}) {label}")
         if back:
-            self.say("  b) back")
+            self.say(self.text("back"))
 
     def choose(self, prompt: str, labels: list[str], back: bool = False) -> int | None:
         """The index the person picks among ``labels``; None for 'back' when allowed.
@@ -324,17 +345,12 @@ class TerminalGame:
                     self.say(line)
                 self.offer(prompt, labels, back)
                 continue
-            self.say(
-                f"Please type a number from 1 to {len(labels)}"
-                + (", b to go back" if back else "")
-                + ", c for the cards' texts, or q to leave."
-            )
+            going_back = self.text("please.back") if back else ""
+            self.say(self.text("please", count=len(labels), back=going_back))
             wrong += 1
             if wrong == MAX_WRONG:
-                raise Quit(
-                    f"{MAX_WRONG} answers in a row were not one of the choices: game over.", 1
-                )
-        raise Quit(f"{MAX_LINES} lines in a row answered nothing: game over.", 1)
+                raise Quit(self.text("too_wrong", count=MAX_WRONG), 1)
+        raise Quit(self.text("too_many", count=MAX_LINES), 1)
 
     def ask(self, words: Words) -> Answer:
         decision = words.seen.decision
@@ -348,20 +364,31 @@ class TerminalGame:
         # In the order the hand is shown in: the card a player counts to is the one picked.
         cards = in_card_order(words.seen, dict.fromkeys(p.card for p in placements))
         while True:
-            picked = self.choose(
-                "Which card will you place, face down?", [words.short(c) for c in cards]
-            )
+            picked = self.choose(self.text("which_card"), [words.short(c) for c in cards])
             card = cards[picked or 0]
             spots = [p.at for p in placements if p.card == card]
             if len(spots) == 1:
                 return Placement(card, spots[0])
             where = self.choose(
-                f"Where will your {words.short(card)} go?",
+                self.text("where", card=words.short(card)),
                 [words.spot(s) for s in spots],
                 back=True,
             )
             if where is not None:
                 return Placement(card, spots[where])
+
+
+def folded(name: str) -> str:
+    """``name`` as a card is looked up by: without accents, case or extra spaces, so that
+    ``heritier`` finds ``Héritier`` and ``lucznik`` finds ``Łucznik``."""
+    # NFKD splits é into e and its accent, but ł (and ø, đ...) are letters of their own:
+    # the few of the card data's languages are mapped by hand.
+    plain = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSED))
+    letters = "".join(c for c in plain if not unicodedata.combining(c))
+    return " ".join(letters.split()).casefold()
+
+
+_UNDECOMPOSED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D"})
 
 
 def _new_game(args: argparse.Namespace, registry: Registry) -> Game:
@@ -417,24 +444,37 @@ def play_command(
     stream = out if out is not None else sys.stdout
     if read is read_line and isinstance(sys.stdin, io.TextIOWrapper):
         sys.stdin.reconfigure(errors="replace")  # bytes that are not UTF-8: a wrong answer
-    setup = f"{len(families)} families, sets {','.join(game.config.sets)}, seed {seed}"
+
+    def said(key: str, /, **values: object) -> str:
+        return terminal_text(language, key, **values)
+
+    sets = ",".join(game.config.sets)
+    counted_families = counted(len(families), "family", language)
+    setup = said("setup", families=counted_families, sets=sets, seed=seed)
+    bots_named = ", ".join(
+        f"{colour(f, language)} {c.text}" for (_, f), c in zip(others, choices, strict=True)
+    )
     lines = [
-        f"Oriflamme: the game saved in {load}, {setup}: round {game.round}, {game.phase} phase."
+        said(
+            "saved_game",
+            load=load,
+            setup=setup,
+            round=game.round,
+            phase=phase_name(game.phase, language),
+        )
         if load is not None
-        else f"Oriflamme: {setup} (replay with --seed {seed}).",
-        "Bots: " + ", ".join(f"{f} {c.text}" for (_, f), c in zip(others, choices, strict=True)),
+        else said("new_game", setup=setup, seed=seed),
+        said("bots", bots=bots_named),
     ]
     if save is not None:
-        lines.append(f"The game is saved in {save} after every answer (--load continues it).")
+        lines.append(said("saving", save=save))
     print(escaped("\n".join(lines), newlines=True), file=stream)  # a save's path, names
     writer = None if save is None else (lambda played: save_game(played, save))
     leaving = None
     if save is not None:
         where = shlex.quote(save)
-        leaving = (
-            f"The game is saved in {save}. To go on with it: "
-            f"oriflamme play --load {where} --save {where}"
-        )
+        command = f"oriflamme play --load {where} --save {where}"
+        leaving = said("saved_leaving", save=save, command=command)
     terminal = TerminalGame(
         game, you, bots, read, stream, language=language, save=writer, on_leaving=leaving
     )

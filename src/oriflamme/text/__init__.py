@@ -29,27 +29,35 @@ language, say, when there is a second one) without breaking an import.
 
 # The engine's own words come first: the modules below import them from here.
 from ..core import QUOTE, control_problem, cut, escaped, one_line, quote, short
-from ._describe import Words, game_table, in_card_order, table, view_lines
-from ._kinds import Naming, answer_text, counted, question_text
+from ._describe import Words, game_table, in_card_order, phase_name, scores, table, view_lines
+from ._kinds import Naming, answer_text, question_text
+from ._languages import LANGUAGES, colour, counted, language_name
 from ._story import Story, story_lines
+from ._terminal import terminal_text
 
 __all__ = [
+    "LANGUAGES",
     "QUOTE",
     "Naming",
     "Story",
     "Words",
     "answer_text",
+    "colour",
     "control_problem",
     "counted",
     "cut",
     "escaped",
     "game_table",
     "in_card_order",
+    "language_name",
     "one_line",
+    "phase_name",
     "question_text",
     "quote",
+    "scores",
     "short",
     "story_lines",
     "table",
+    "terminal_text",
     "view_lines",
 ]

@@ -18,6 +18,7 @@ What comes from a plugin or a save is escaped (:func:`~oriflamme.text.escaped`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Protocol
 
@@ -33,6 +34,8 @@ from oriflamme import (
     RevealTokens,
 )
 from oriflamme.text import escaped
+
+from ._languages import Templates, counted, ordinal
 
 
 class Naming(Protocol):
@@ -69,18 +72,6 @@ class Naming(Protocol):
         ...
 
 
-def counted(count: int, noun: str) -> str:
-    """``count`` ``noun``, the noun agreeing (``1 token``, ``2 tokens``, ``0 tokens``)."""
-    return f"{count} {noun}{'s' * (count != 1)}"
-
-
-def ordinal(number: int) -> str:
-    """``1st``, ``2nd``, ``3rd``, ``4th``... ``11th``, ``21st``."""
-    if 10 <= number % 100 <= 20:
-        return f"{number}th"
-    return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
-
-
 def question_text(kind: DecisionKind, words: Naming, decision: Decision) -> str:
     """The question, in words (a plugin's or a save's, escaped)."""
     own: Callable[[Decision, Naming], str] | None = getattr(kind, "question", None)
@@ -112,8 +103,9 @@ def _question(kind: DecisionKind, decision: Decision, words: Naming) -> str:
     """The asker's question, else the kind's ``help`` about the acting card."""
     if decision.question:
         return decision.question
-    about = f"Your {words.card(decision.card)}: " if decision.card is not None else ""
-    return f"{about}{kind.help}"
+    if decision.card is None:
+        return kind.help
+    return _say(words.language, "help", card=words.card(decision.card), help=kind.help)
 
 
 def _option(decision: Decision, option: Answer) -> str:
@@ -135,12 +127,14 @@ def _label(decision: Decision, option: Answer) -> str | None:
 
 
 def _place_question(decision: Decision, words: Naming) -> str:
-    return "Place a card from your hand, face down: which card, and where?"
+    return _say(words.language, "place")
 
 
 def _place_option(decision: Decision, option: Answer, words: Naming) -> str:
     assert isinstance(option, Placement)
-    return f"Put your {words.card(option.card)} {words.spot(option.at)}"
+    return _say(
+        words.language, "place.option", card=words.card(option.card), spot=words.spot(option.at)
+    )
 
 
 # A face-down card's turn (RULINGS R1).
@@ -148,19 +142,26 @@ def _place_option(decision: Decision, option: Answer, words: Naming) -> str:
 
 def _reveal_question(decision: Decision, words: Naming) -> str:
     card = decision.card
+    language = words.language
     tokens = words.seen.tokens_on(card) if card is not None else 0
-    on_it = f", with {counted(tokens, 'token')} on it," if tokens else ""
-    return f"Your {words.card(card)}{on_it} is next: reveal it, or keep it face down?"
+    on_it = (
+        _say(language, "reveal.on_it", tokens=counted(tokens, "token", language)) if tokens else ""
+    )
+    return _say(language, "reveal", card=words.card(card), on_it=on_it)
 
 
 def _reveal_option(decision: Decision, option: Answer, words: Naming) -> str:
     card = decision.card
+    language = words.language
     tokens = words.seen.tokens_on(card) if card is not None else 0
     if not option:
         # RULINGS R1: declining adds a token, which revealing later pays out.
-        more = "1 token" if not tokens else f"a {ordinal(tokens + 1)} token"
-        return f"Keep it face down (it gets {more})"
-    return f"Reveal it ({_revealing(words, card, tokens)})"
+        if not tokens:
+            more = _say(language, "reveal.first_token")
+        else:
+            more = _say(language, "reveal.next_token", ordinal=ordinal(tokens + 1, language))
+        return _say(language, "reveal.keep", more=more)
+    return _say(language, "reveal.reveal", revealing=_revealing(words, card, tokens))
 
 
 def _revealing(words: Naming, card: CardId | None, tokens: int) -> str:
@@ -168,20 +169,23 @@ def _revealing(words: Naming, card: CardId | None, tokens: int) -> str:
     key = words.seen.key(card) if card is not None else None
     definition = words.definitions.get(key) if key is not None else None
     mode = definition.reveal_tokens if definition is not None else None
-    on_it, goes = "its " + counted(tokens, "token"), "goes" if tokens == 1 else "go"
+    language = words.language
+    on_it = counted(tokens, "token", language)
     if not tokens:
-        return "apply its ability"
+        return _say(language, "revealing.ability")
     if mode is RevealTokens.ABILITY:
-        return f"apply its ability, which spends {on_it}"
+        return _say(language, "revealing.spends", tokens=on_it)
+    many = "one" if tokens == 1 else "many"
     if mode is RevealTokens.GAIN:
-        paid = f"gain {on_it}"
+        paid = _say(language, "revealing.gain", tokens=on_it)
     elif mode is RevealTokens.DOUBLE:
-        paid = f"gain twice {on_it}: {2 * tokens} Influence"
+        double = counted(2 * tokens, "influence", language)
+        paid = _say(language, "revealing.double", tokens=on_it, double=double)
     elif mode is RevealTokens.SUPPLY:
-        paid = f"{on_it} {goes} back to the supply"
+        paid = _say(language, f"revealing.supply.{many}", tokens=on_it)
     else:  # words of a family that may not know the card: no more than its face tells
-        paid = f"{on_it} {goes} as the card says"
-    return f"{paid}, then apply its ability"
+        paid = _say(language, f"revealing.as_it_says.{many}", tokens=on_it)
+    return _say(language, "revealing.then", paid=paid)
 
 
 # An ability chooses a card in the queue, named by its position.
@@ -190,7 +194,7 @@ def _revealing(words: Naming, card: CardId | None, tokens: int) -> str:
 def _target_question(decision: Decision, words: Naming) -> str:
     if decision.question:
         return decision.question
-    return f"{_acting(decision, words)} Which card?"
+    return _say(words.language, "target", acting=_acting(decision, words))
 
 
 def _target_option(decision: Decision, option: Answer, words: Naming) -> str:
@@ -198,8 +202,11 @@ def _target_option(decision: Decision, option: Answer, words: Naming) -> str:
     if label is not None:
         return label
     assert isinstance(option, int)
-    where = words.position(option)
-    return where[:1].upper() + where[1:]  # an answer begins with a capital
+    return _capital(words.position(option))  # an answer begins with a capital
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _acting(decision: Decision, words: Naming) -> str:
@@ -208,55 +215,132 @@ def _acting(decision: Decision, words: Naming) -> str:
     ability it copies, which the decision names (``Decision.ability``: public, as at
     the table, where everyone sees which card is copied)."""
     card = decision.card
-    acting = f"Your {words.card(card)}"
+    language = words.language
+    acting = words.card(card)
     seen = words.seen
     key = seen.key(card) if card is not None else None
     if key is None:
-        return f"{acting}:"
+        return _say(language, "acting.hidden", card=acting)
     ability = decision.ability
     definitions = words.definitions
     if ability is not None and ability != key and ability in definitions:
-        key = ability
-        name = definitions[key].name_in(words.language)
-        acting += f", copying {'an' if name[:1] in 'AEIOU' else 'a'} {name}"
-    return f'{acting}: "{definitions[key].text_in(words.language)}"'
+        name = definitions[ability].name_in(language)
+        text = definitions[ability].text_in(language)
+        article = "an" if name[:1] in "AEIOU" else "a"
+        return _say(language, f"acting.copying.{article}", card=acting, name=name, text=text)
+    return _say(language, "acting", card=acting, text=definitions[key].text_in(language))
 
 
 # The Royal Decree's destination: the index the card will have once moved.
 
 
 def _move_question(decision: Decision, words: Naming) -> str:
-    return f"Your {words.card(decision.card)} moves the card you chose: where to?"
+    language = words.language
+    where = _index(words.seen, decision.subject)
+    if decision.subject is None or where is None:  # a save from before subjects
+        return _say(language, "move", card=words.card(decision.card))
+    return _say(
+        language,
+        "move.subject",
+        card=words.card(decision.card),
+        position=where + 1,
+        subject=words.card(decision.subject),
+    )
 
 
 def _move_option(decision: Decision, option: Answer, words: Naming) -> str:
     assert isinstance(option, int)
-    # FORMAT.md: the index the card has once moved, the Decree still in place.
-    return f"Move it so that it becomes position {option + 1}"
+    language = words.language
+    seen = words.seen
+    subject = decision.subject
+    where = _index(seen, subject)
+    if subject is None or where is None:
+        # FORMAT.md: the index the card has once moved, the Decree still in place.
+        return _say(language, "move.option", position=option + 1)
+    # The queue once the card is lifted, each stack as (its position on the table
+    # now, the card on top then): the card goes between two of them, or at an end.
+    # A card alone leaves a gap that closes; a card on a stack uncovers the one under.
+    lifted: list[tuple[int, CardId]] = []
+    for index, stack in enumerate(seen.queue):
+        rest = [card for card in stack if card != subject]
+        if rest:
+            lifted.append((index + 1, rest[-1]))
+    if not lifted:
+        return _say(language, "move.option", position=option + 1)
+    if option <= 0:
+        first, card = lifted[0]
+        return _say(language, "move.first", position=first, card=words.card(card))
+    if option >= len(lifted):
+        last, card = lifted[-1]
+        return _say(language, "move.last", position=last, card=words.card(card))
+    (before, card_before), (after, card_after) = lifted[option - 1], lifted[option]
+    return _say(
+        language,
+        "move.between",
+        before=before,
+        card_before=words.card(card_before),
+        after=after,
+        card_after=words.card(card_after),
+    )
+
+
+def _index(seen: Observation, card: CardId | None) -> int | None:
+    """The index of the stack ``card`` is in, if it is in the queue."""
+    for index, stack in enumerate(seen.queue):
+        if card is not None and card in stack:
+            return index
+    return None
 
 
 # The Prince places its Twin: as ``at`` in a placement.
 
 
+def _twin(words: Naming) -> str:
+    """The Twin's name in the words' language (the card data's, else ``Twin``)."""
+    twin = words.definitions.get("twin")
+    return twin.name_in(words.language) if twin is not None else "Twin"
+
+
 def _twin_question(decision: Decision, words: Naming) -> str:
-    return f"Your {words.card(decision.card)} places your Twin, face up: where?"
+    return _say(words.language, "twin", card=words.card(decision.card), twin=_twin(words))
 
 
 def _twin_option(decision: Decision, option: Answer, words: Naming) -> str:
     assert isinstance(option, str | int)
-    return f"Put the Twin {words.spot(option)}"
+    return _say(words.language, "twin.option", twin=_twin(words), spot=words.spot(option))
 
 
-# A choice among named options; the asker words them (``labels``).
+# A choice among named options; the asker words them (``labels``). The Plot's own
+# choice (gain a token or spend it to repeat) is worded here in every language; its
+# question says in English how many tokens are left, which is read from it.
+
+_PLOT_LEFT = re.compile(r"\b(\d+) tokens? left\b")
+
+
+def _plot_left(decision: Decision) -> int | None:
+    """How many tokens the Plot asking ``decision`` has left, if it is the Plot's."""
+    if decision.ability != "plot" or tuple(decision.options) != ("gain", "repeat"):
+        return None
+    found = _PLOT_LEFT.search(decision.question or "")
+    return int(found.group(1)) if found is not None else None
 
 
 def _choose_question(decision: Decision, words: Naming) -> str:
+    language = words.language
+    left = _plot_left(decision)
+    if left is not None:
+        tokens = counted(left, "token", language)
+        plot = words.definitions.get("plot")
+        name = plot.name_in(language) if plot is not None else "Plot"
+        return _say(language, "plot", plot=name, tokens=tokens)
     if decision.question:
         return decision.question
-    return f"Your {words.card(decision.card)} chooses one of these:"
+    return _say(language, "choose", card=words.card(decision.card))
 
 
 def _choose_option(decision: Decision, option: Answer, words: Naming) -> str:
+    if _plot_left(decision) is not None:
+        return _say(words.language, f"plot.{option}")
     return _option(decision, option)
 
 
@@ -278,3 +362,189 @@ _OPTIONS: dict[str, Callable[[Decision, Answer, Naming], str]] = {
     "twin": _twin_option,
     "choose": _choose_option,
 }
+
+#: The sentences of questions and answers, in each language.
+_say = Templates(
+    "questions",
+    {
+        "help": {
+            "en": "Your {card}: {help}",
+            "fr": "Votre carte {card} : {help}",
+            "pl": "Twoja karta {card}: {help}",
+        },
+        "place": {
+            "en": "Place a card from your hand, face down: which card, and where?",
+            "fr": "Placez une carte de votre main, face cachée : laquelle, et où ?",
+            "pl": "Połóż kartę z ręki, zakrytą: którą i gdzie?",
+        },
+        "place.option": {
+            "en": "Put your {card} {spot}",
+            "fr": "Placez votre carte {card} {spot}",
+            "pl": "Połóż swoją kartę {card} {spot}",
+        },
+        "reveal": {
+            "en": "Your {card}{on_it} is next: reveal it, or keep it face down?",
+            "fr": "Votre carte {card}{on_it} est la suivante : la révéler, ou la laisser "
+            "face cachée ?",
+            "pl": "Twoja karta {card}{on_it} jest następna: ujawnić ją czy pozostawić zakrytą?",
+        },
+        "reveal.on_it": {
+            "en": ", with {tokens} on it,",
+            "fr": ", avec {tokens} dessus,",
+            "pl": " (na niej: {tokens})",
+        },
+        "reveal.keep": {
+            "en": "Keep it face down (it gets {more})",
+            "fr": "La laisser face cachée (elle reçoit {more})",
+            "pl": "Pozostaw ją zakrytą (dostaje {more})",
+        },
+        "reveal.first_token": {"en": "1 token", "fr": "1 jeton", "pl": "1 żeton"},
+        "reveal.next_token": {
+            "en": "a {ordinal} token",
+            "fr": "un {ordinal} jeton",
+            "pl": "{ordinal} żeton",
+        },
+        "reveal.reveal": {
+            "en": "Reveal it ({revealing})",
+            "fr": "La révéler ({revealing})",
+            "pl": "Ujawnij ją ({revealing})",
+        },
+        "revealing.ability": {
+            "en": "apply its ability",
+            "fr": "appliquer sa capacité",
+            "pl": "aktywuj jej zdolność",
+        },
+        "revealing.spends": {
+            "en": "apply its ability, which spends its {tokens}",
+            "fr": "appliquer sa capacité, qui utilise les jetons posés dessus : {tokens}",
+            "pl": "aktywuj jej zdolność, która zużywa leżące na niej żetony: {tokens}",
+        },
+        "revealing.gain": {
+            "en": "gain its {tokens}",
+            "fr": "gagner les jetons posés dessus : {tokens}",
+            "pl": "zdobądź leżące na niej żetony: {tokens}",
+        },
+        "revealing.double": {
+            "en": "gain twice its {tokens}: {double}",
+            "fr": "gagner le double des jetons posés dessus ({tokens}) : {double}",
+            "pl": "zdobądź podwójnie leżące na niej żetony ({tokens}): {double}",
+        },
+        "revealing.supply.one": {
+            "en": "its {tokens} goes back to the supply",
+            "fr": "les jetons posés dessus ({tokens}) retournent à la réserve",
+            "pl": "leżące na niej żetony ({tokens}) wracają do zasobów ogólnych",
+        },
+        "revealing.supply.many": {
+            "en": "its {tokens} go back to the supply",
+            "fr": "les jetons posés dessus ({tokens}) retournent à la réserve",
+            "pl": "leżące na niej żetony ({tokens}) wracają do zasobów ogólnych",
+        },
+        "revealing.as_it_says.one": {
+            "en": "its {tokens} goes as the card says",
+            "fr": "les jetons posés dessus ({tokens}) vont où la carte le dit",
+            "pl": "leżące na niej żetony ({tokens}) idą tam, gdzie mówi karta",
+        },
+        "revealing.as_it_says.many": {
+            "en": "its {tokens} go as the card says",
+            "fr": "les jetons posés dessus ({tokens}) vont où la carte le dit",
+            "pl": "leżące na niej żetony ({tokens}) idą tam, gdzie mówi karta",
+        },
+        "revealing.then": {
+            "en": "{paid}, then apply its ability",
+            "fr": "{paid}, puis appliquer sa capacité",
+            "pl": "{paid}, potem aktywuj jej zdolność",
+        },
+        "target": {
+            "en": "{acting} Which card?",
+            "fr": "{acting} Quelle carte ?",
+            "pl": "{acting} Która karta?",
+        },
+        "acting": {
+            "en": 'Your {card}: "{text}"',
+            "fr": "Votre carte {card} : « {text} »",
+            "pl": "Twoja karta {card}: „{text}”",
+        },
+        "acting.hidden": {
+            "en": "Your {card}:",
+            "fr": "Votre carte {card} :",
+            "pl": "Twoja karta {card}:",
+        },
+        "acting.copying.a": {
+            "en": 'Your {card}, copying a {name}: "{text}"',
+            "fr": "Votre carte {card}, qui copie la carte {name} : « {text} »",
+            "pl": "Twoja karta {card}, kopiująca kartę {name}: „{text}”",
+        },
+        "acting.copying.an": {
+            "en": 'Your {card}, copying an {name}: "{text}"',
+            "fr": "Votre carte {card}, qui copie la carte {name} : « {text} »",
+            "pl": "Twoja karta {card}, kopiująca kartę {name}: „{text}”",
+        },
+        "move": {
+            "en": "Your {card} moves the card you chose: where to?",
+            "fr": "Votre carte {card} déplace la carte choisie : où ?",
+            "pl": "Twoja karta {card} przesuwa wybraną kartę: dokąd?",
+        },
+        "move.subject": {
+            "en": "Your {card} moves the card at position {position}, {subject}: where to?",
+            "fr": "Votre carte {card} déplace la carte en position {position}, {subject} : "
+            "où la mettre ?",
+            "pl": "Twoja karta {card} przesuwa kartę z pozycji {position}, {subject}: dokąd?",
+        },
+        "move.option": {
+            "en": "Move it so that it becomes position {position}",
+            "fr": "La déplacer pour qu'elle devienne la position {position}",
+            "pl": "Przesuń ją tak, by stała się pozycją {position}",
+        },
+        "move.first": {
+            "en": "At the first end of the queue, before position {position} ({card})",
+            "fr": "En tête de la File, avant la position {position} ({card})",
+            "pl": "Na początek Kolejki, przed pozycją {position} ({card})",
+        },
+        "move.last": {
+            "en": "At the last end of the queue, after position {position} ({card})",
+            "fr": "En queue de la File, après la position {position} ({card})",
+            "pl": "Na koniec Kolejki, za pozycją {position} ({card})",
+        },
+        "move.between": {
+            "en": "Between position {before} ({card_before}) and position {after} ({card_after})",
+            "fr": "Entre la position {before} ({card_before}) et la position {after} "
+            "({card_after})",
+            "pl": "Między pozycją {before} ({card_before}) a pozycją {after} ({card_after})",
+        },
+        "twin": {
+            "en": "Your {card} places your {twin}, face up: where?",
+            "fr": "Votre carte {card} place votre carte {twin}, face visible : où ?",
+            "pl": "Twoja karta {card} kładzie twoją kartę {twin}, odkrytą: gdzie?",
+        },
+        "twin.option": {
+            "en": "Put the {twin} {spot}",
+            "fr": "Placez la carte {twin} {spot}",
+            "pl": "Połóż kartę {twin} {spot}",
+        },
+        "choose": {
+            "en": "Your {card} chooses one of these:",
+            "fr": "Votre carte {card} choisit l'une de ces options :",
+            "pl": "Twoja karta {card} wybiera jedną z tych opcji:",
+        },
+        "plot": {
+            "en": "Your {plot} has {tokens} left. The next one: gain it, or spend it to repeat?",
+            "fr": "Il reste {tokens} sur votre {plot}. Le suivant : le gagner, ou le "
+            "dépenser pour répéter ?",
+            "pl": "Na twojej karcie {plot} zostało: {tokens}. Następny: zdobyć go czy wydać, "
+            "by powtórzyć?",
+        },
+        "plot.gain": {
+            "en": "Gain: take 1 Influence for this token",
+            "fr": "Gagner : prenez 1 point d'Influence pour ce jeton",
+            "pl": "Zdobądź: weź 1 punkt Wpływu za ten żeton",
+        },
+        "plot.repeat": {
+            "en": "Repeat: this token goes back to the supply, and a face-up Character of "
+            "yours acts again",
+            "fr": "Répéter : ce jeton retourne à la réserve, et l'un de vos Personnages face "
+            "visible agit de nouveau",
+            "pl": "Powtórz: ten żeton wraca do zasobów ogólnych, a jedna z twoich odkrytych "
+            "Postaci działa ponownie",
+        },
+    },
+)

@@ -1,0 +1,145 @@
+"""The sentences of ``oriflamme play`` around the table: prompts, help, refusals, the
+final scores, the lines about a save. The table, the questions and the story are worded
+by the other modules of :mod:`oriflamme.text`; what is here is only the terminal's own.
+"""
+
+from __future__ import annotations
+
+from ._languages import Templates
+
+
+def terminal_text(language: str, key: str, /, **values: object) -> str:
+    """The terminal's sentence ``key`` in ``language`` (English if the project does not
+    speak it), its fields filled with ``values``. The keys are those of the table below:
+    a key that is not one is a programming error (KeyError)."""
+    return _say(language, key, **values)
+
+
+_say = Templates(
+    "terminal",
+    {
+        "intro": {
+            "en": "You are {you}. Cards: {names}.",
+            "fr": "Vous jouez {you}. Cartes : {names}.",
+            "pl": "Grasz jako: {you}. Karty: {names}.",
+        },
+        "how": {
+            "en": "Type the number of an answer; c shows the cards' texts; q leaves the game.",
+            "fr": "Tapez le numéro d'une réponse ; c montre les textes des cartes ; q quitte "
+            "la partie.",
+            "pl": "Wpisz numer odpowiedzi; c pokazuje teksty kart; q kończy grę.",
+        },
+        "thinking": {
+            "en": "{family} is thinking…",
+            "fr": "{family} réfléchit…",
+            "pl": "{family} myśli…",
+        },
+        "left": {
+            "en": "You left the game.",
+            "fr": "Vous avez quitté la partie.",
+            "pl": "Opuszczasz grę.",
+        },
+        "final": {
+            "en": "Final scores: {scores}",
+            "fr": "Scores finaux : {scores}",
+            "pl": "Wyniki końcowe: {scores}",
+        },
+        "shared": {
+            "en": "Shared win: {winners}.",
+            "fr": "Victoire partagée : {winners}.",
+            "pl": "Wspólna wygrana: {winners}.",
+        },
+        "you_win": {"en": "You win!", "fr": "Vous gagnez !", "pl": "Wygrywasz!"},
+        "wins": {"en": "{winner} wins.", "fr": "{winner} gagne.", "pl": "{winner} wygrywa."},
+        "card_line": {
+            "en": "  c {number} {name}: {text}",
+            "fr": "  c {number} {name} : {text}",
+            "pl": "  c {number} {name}: {text}",
+        },
+        "texts_in_english": {
+            "en": "(texts in English{some}: the card data has none in {language})",
+            "fr": "(textes en anglais{some} : les données des cartes n'en ont pas en {language})",
+            "pl": "(teksty po angielsku{some}: dane kart nie mają tekstów w języku: {language})",
+        },
+        "texts_in_english.some": {
+            "en": " for {names}",
+            "fr": " pour {names}",
+            "pl": " dla: {names}",
+        },
+        "cards": {
+            "en": "The cards of this game (c N or a card's name shows one):",
+            "fr": "Les cartes de cette partie (c N ou le nom d'une carte en montre une) :",
+            "pl": "Karty tej gry (c N albo nazwa karty pokazuje jedną z nich):",
+        },
+        "card_number": {
+            "en": "c N shows card N, from 1 to {count}; c lists them.",
+            "fr": "c N montre la carte N, de 1 à {count} ; c les liste toutes.",
+            "pl": "c N pokazuje kartę nr N, od 1 do {count}; c wypisuje wszystkie.",
+        },
+        "no_card": {
+            "en": "No card of this game is called {name}; c lists them.",
+            "fr": "Aucune carte de cette partie ne s'appelle {name} ; c les liste toutes.",
+            "pl": "Żadna karta tej gry nie nazywa się {name}; c wypisuje wszystkie.",
+        },
+        "back": {"en": "  b) back", "fr": "  b) retour", "pl": "  b) wróć"},
+        "please": {
+            "en": "Please type a number from 1 to {count}{back}, c for the cards' texts, or q to "
+            "leave.",
+            "fr": "Tapez un numéro de 1 à {count}{back}, c pour les textes des cartes, ou q pour "
+            "quitter.",
+            "pl": "Wpisz numer od 1 do {count}{back}, c, by zobaczyć teksty kart, albo q, by "
+            "wyjść.",
+        },
+        "please.back": {
+            "en": ", b to go back",
+            "fr": ", b pour revenir en arrière",
+            "pl": ", b, by wrócić",
+        },
+        "too_wrong": {
+            "en": "{count} answers in a row were not one of the choices: game over.",
+            "fr": "{count} réponses de suite n'étaient pas l'un des choix : fin de la partie.",
+            "pl": "{count} odpowiedzi z rzędu nie było żadną z opcji: koniec gry.",
+        },
+        "too_many": {
+            "en": "{count} lines in a row answered nothing: game over.",
+            "fr": "{count} lignes de suite ne répondaient à rien : fin de la partie.",
+            "pl": "{count} wierszy z rzędu na nic nie odpowiadało: koniec gry.",
+        },
+        "which_card": {
+            "en": "Which card will you place, face down?",
+            "fr": "Quelle carte allez-vous placer, face cachée ?",
+            "pl": "Którą kartę kładziesz, zakrytą?",
+        },
+        "where": {
+            "en": "Where will your {card} go?",
+            "fr": "Où placer votre carte {card} ?",
+            "pl": "Gdzie położyć twoją kartę {card}?",
+        },
+        "setup": {
+            "en": "{families}, sets {sets}, seed {seed}",
+            "fr": "{families}, extensions {sets}, graine {seed}",
+            "pl": "rody: {families}, zestawy {sets}, ziarno {seed}",
+        },
+        "new_game": {
+            "en": "Oriflamme: {setup} (replay with --seed {seed}).",
+            "fr": "Oriflamme : {setup} (rejouez-la avec --seed {seed}).",
+            "pl": "Oriflamme: {setup} (powtórka: --seed {seed}).",
+        },
+        "saved_game": {
+            "en": "Oriflamme: the game saved in {load}, {setup}: round {round}, {phase}.",
+            "fr": "Oriflamme : la partie enregistrée dans {load}, {setup} : tour {round}, {phase}.",
+            "pl": "Oriflamme: gra zapisana w {load}, {setup}: runda {round}, {phase}.",
+        },
+        "bots": {"en": "Bots: {bots}", "fr": "Bots : {bots}", "pl": "Boty: {bots}"},
+        "saving": {
+            "en": "The game is saved in {save} after every answer (--load continues it).",
+            "fr": "La partie est enregistrée dans {save} après chaque réponse (--load la reprend).",
+            "pl": "Gra jest zapisywana w {save} po każdej odpowiedzi (--load ją wznawia).",
+        },
+        "saved_leaving": {
+            "en": "The game is saved in {save}. To go on with it: {command}",
+            "fr": "La partie est enregistrée dans {save}. Pour la reprendre : {command}",
+            "pl": "Gra jest zapisana w {save}. Aby ją wznowić: {command}",
+        },
+    },
+)
