@@ -17,14 +17,21 @@
   someone typed, quoted), :func:`short` (any value, as ``repr`` writes it),
   :func:`cut` and :func:`one_line` (text already written).
 
+Every sentence is in the language asked (``language``: ``en``, ``fr`` or ``pl``, the
+codes in :data:`LANGUAGES`; a family is named in it by :func:`colour`, and counts and
+language names by :func:`counted` and :func:`language_name`); card names and texts come
+from the card data in that language. What has no words in it (a plugin's card without
+``names``, a plugin kind's own words, a language the project does not speak) is in
+English. The terminal's own lines are :func:`terminal_text`.
+
 The engine (:mod:`oriflamme` and what it is made of) imports nothing from here: it
-holds facts, and this package words them, so another language is another set of
-these functions over the same observations and events.
+holds facts, and this package words them, so another language is another column of
+this package's sentences over the same observations and events.
 
 This namespace is the one door, as :mod:`oriflamme` is the engine's: the modules
-behind it (``_kinds``, ``_describe``, ``_story``) are private. Callers depend on the names, not
-on which file holds which sentence, and the files are ours to split otherwise (by
-language, say, when there is a second one) without breaking an import.
+behind it (``_languages``, ``_kinds``, ``_describe``, ``_story``, ``_terminal``) are
+private. Callers depend on the names, not on which file holds which sentence, and the
+files are ours to split otherwise without breaking an import.
 """
 
 # The engine's own words come first: the modules below import them from here.

@@ -118,7 +118,7 @@ _say = Templates(
         "setup": {
             "en": "{families}, sets {sets}, seed {seed}",
             "fr": "{families}, extensions {sets}, graine {seed}",
-            "pl": "rody: {families}, zestawy {sets}, ziarno {seed}",
+            "pl": "{families}, zestawy {sets}, ziarno {seed}",
         },
         "new_game": {
             "en": "Oriflamme: {setup} (replay with --seed {seed}).",
