@@ -33,6 +33,8 @@ GAMES = {
     "base-3-families": "--families 3 --sets base --seed 3 --bots random --seat 2 --language fr",
     "ablaze-5-families": "--families 5 --sets ablaze --seed 11 "
     "--bots heuristic,random,random,random",
+    "mixed-3-families-pl": "--families 3 --sets base,ablaze --seed 12 --bots random --seat 3 "
+    "--language pl",
 }
 #: The Influence a line announces at its end: ": +2.", ": blue +1, green -1."
 SCORES = re.compile(r": ((?:[a-z]+ )?[+-]\d+(?:, (?:[a-z]+ )?[+-]\d+)*)\.$")

@@ -163,7 +163,7 @@ def view_lines(words: Words) -> list[str]:
         return ", ".join(words.short(c) for c in in_card_order(seen, cards))
 
     def piles(pile: Mapping[str, tuple[CardId, ...]]) -> str:
-        return "; ".join(
+        return _say(language, "piles").join(
             _say(language, "pile", family=words.family(f), cards=listed(cs))
             for f, cs in pile.items()
             if cs
@@ -358,6 +358,7 @@ _say = Templates(
             "pl": "Odłożone na bok (widzisz je tylko ty): {cards}",
         },
         "set_aside.none": {"en": "none", "fr": "aucune", "pl": "brak"},
+        "piles": {"en": "; ", "fr": " ; ", "pl": "; "},
         "pile": {"en": "{family}: {cards}", "fr": "{family} : {cards}", "pl": "{family}: {cards}"},
         "reserves": {
             "en": "Reserves (face up): {cards}",

@@ -497,19 +497,18 @@ _say = Templates(
         },
         "move.first": {
             "en": "At the first end of the queue, before position {position} ({card})",
-            "fr": "En tête de la File, avant la position {position} ({card})",
-            "pl": "Na początek Kolejki, przed pozycją {position} ({card})",
+            "fr": "En tête de la File, avant la position {position}, {card}",
+            "pl": "Na początek Kolejki, przed pozycją {position}, {card}",
         },
         "move.last": {
             "en": "At the last end of the queue, after position {position} ({card})",
-            "fr": "En queue de la File, après la position {position} ({card})",
-            "pl": "Na koniec Kolejki, za pozycją {position} ({card})",
+            "fr": "En queue de la File, après la position {position}, {card}",
+            "pl": "Na koniec Kolejki, za pozycją {position}, {card}",
         },
         "move.between": {
             "en": "Between position {before} ({card_before}) and position {after} ({card_after})",
-            "fr": "Entre la position {before} ({card_before}) et la position {after} "
-            "({card_after})",
-            "pl": "Między pozycją {before} ({card_before}) a pozycją {after} ({card_after})",
+            "fr": "Entre la position {before}, {card_before}, et la position {after}, {card_after}",
+            "pl": "Między pozycją {before}, {card_before}, a pozycją {after}, {card_after}",
         },
         "twin": {
             "en": "Your {card} places your {twin}, face up: where?",
