@@ -3,9 +3,11 @@
 The screen shows only what the person's family may see (its observation): the queue,
 the hand, everyone's Influence and piles, what just happened (its
 :class:`~oriflamme.text.Story`), and the legal answers, numbered. At any question ``c``
-lists the game's cards with their texts (``c N`` or a card's name shows one) and asks
-again. Bad input asks again; ``q``, Ctrl-C or the end of input leave cleanly.
-``--language`` picks the cards' names and texts.
+lists the game's cards with their texts (``c N`` or a card's name, with or without its
+accents and capitals, shows one) and asks again. Bad input asks again; ``q``, Ctrl-C or
+the end of input leave cleanly. ``--language`` (``en``, ``fr``, ``pl``) is the language of
+everything the game says, card names and texts included (those the card data has in it;
+the others in English). The final scores are said once, at the end, after the story.
 ``--save`` writes the game after every answer; ``--load`` goes on with a saved one, its
 bots drawing what they would have drawn uninterrupted (:func:`turn_seed`).
 
