@@ -34,8 +34,8 @@ GAMES = {
     "ablaze-5-families": "--families 5 --sets ablaze --seed 11 "
     "--bots heuristic,random,random,random",
 }
-#: The Influence a line announces at its end: ": +2.", ": blue +1, green -1."
-SCORES = re.compile(r": ((?:[a-z]+ )?[+-]\d+(?:, (?:[a-z]+ )?[+-]\d+)*)\.$")
+#: The Influence a line announces at its end, naming whose: ": you +2.", ": blue +1, green -1."
+SCORES = re.compile(r": ([a-z]+ [+-]\d+(?:, [a-z]+ [+-]\d+)*)\.$")
 
 
 def transcript(options: str, registry: Registry) -> str:
@@ -76,7 +76,7 @@ def test_every_influence_change_names_its_card_and_counts_once(registry: Registr
         assert found is not None
         for part in found.group(1).split(", "):
             family, _, amount = part.rpartition(" ")
-            total[family or you] += int(amount)
+            total[you if family == "you" else family] += int(amount)
     final = next(line for line in lines if line.startswith("Final scores: "))
     assert dict(total) == _scores(final.removeprefix("Final scores: "))
     for kind in ("eliminated", "is discarded", "placed", "Bribery token on", "moved"):
