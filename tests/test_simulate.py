@@ -3,6 +3,7 @@ its totals beside those of the games played directly, and its progress bar."""
 
 from __future__ import annotations
 
+import argparse
 import io
 import random
 import sys
@@ -21,11 +22,14 @@ from oriflamme import (
     Observation,
     PluginError,
     Registry,
+    cli,
     hookimpl,
 )
+from oriflamme.arguments import build_parser
 from oriflamme.bots import Bot, HeuristicBot, IsmctsBot, RandomBot, parse_bot
 from oriflamme.bots.kinds import BotChoice
-from oriflamme.simulate import play_games, progress_bar, simulate
+from oriflamme.cli import main
+from oriflamme.simulate import GameFailed, play_games, progress_bar, simulate, simulate_command
 
 
 class Counting:
@@ -141,3 +145,93 @@ def test_the_progress_bar_reaches_every_game(registry: Registry) -> None:
     shown = stream.getvalue()
     assert shown.endswith(f"\r[{'#' * 30}] {games}/{games} games\n")
     assert shown.count("\r") == 3  # after each share of 250 games and the last
+
+
+class Fragile:
+    """A plugin's bot that fails at its first answer in about one game in four (drawn
+    from the game's generator when it is made), and otherwise plays at random."""
+
+    def __init__(self, rng: random.Random) -> None:
+        self._rng = rng
+        self._fails = rng.randrange(4) == 0
+
+    def choose(self, observation: Observation) -> Answer:
+        if self._fails:
+            raise RuntimeError("fragile bot broke")
+        assert observation.decision is not None
+        return self._rng.choice(observation.decision.options)
+
+
+def fragile_registry() -> Registry:
+    kind = BotKind("fragile", "x", lambda rng, registry: Fragile(rng))
+    registry = Registry(entry_points=False)
+    registry.register(SimpleNamespace(register_bot_kinds=hookimpl(lambda: [kind])), "fragile")
+    return registry
+
+
+def simulate_args(*options: str) -> argparse.Namespace:
+    return build_parser().parse_args(["simulate", "--progress", "never", *options])
+
+
+@pytest.mark.parametrize("jobs", ["1", "3"])
+def test_a_failed_game_is_named_by_its_number_and_seed_and_fails_alone_again(jobs: str) -> None:
+    registry = fragile_registry()
+    seed, games = 30, 40
+    print(f"seed={seed}", file=sys.stderr)
+    bots = ("--bots", "random,fragile,random")
+    with pytest.raises(GameFailed) as failed:
+        simulate_command(
+            simulate_args("--seed", str(seed), "--games", str(games), "--jobs", jobs, *bots),
+            registry,
+            out=io.StringIO(),
+        )
+    bad = failed.value.seed
+    message = str(failed.value)
+    assert message.startswith(f"game {bad - seed + 1} of {games} (seed {bad}) failed: ")
+    assert "RuntimeError: fragile bot broke" in message
+    assert message.endswith(f"run the same command with --seed {bad} --games 1")
+    # The command the message gives plays that game alone, and it fails again.
+    with pytest.raises(GameFailed) as again:
+        simulate_command(simulate_args("--seed", str(bad), "--games", "1", *bots), registry)
+    assert str(again.value).startswith(f"game 1 of 1 (seed {bad}) failed: ")
+    if jobs == "1":  # in one process the games go in seed order: those before it pass
+        out = io.StringIO()
+        before = ("--seed", str(seed), "--games", str(bad - seed), "--jobs", "1", *bots)
+        assert simulate_command(simulate_args(*before), registry, out=out) == 0
+        assert f"{bad - seed} games, 3 families" in out.getvalue()
+
+
+def test_a_failed_game_ends_the_command_with_status_1_naming_its_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "_registry", lambda args: fragile_registry())
+    status = main(["simulate", "--games", "40", "--jobs", "1", "--bots", "fragile"])
+    assert status == 1
+    err = capsys.readouterr().err
+    assert err.startswith("oriflamme: error: game ")
+    assert "(seed " in err
+    assert "--games 1" in err
+    assert len(err.splitlines()) == 1
+
+
+def test_win_rates_count_a_share_of_each_shared_win(registry: Registry) -> None:
+    seed, games = 100, 300
+    print(f"seed={seed}", file=sys.stderr)
+    config = GameConfig(families=COLOURS[:4], seed=seed)
+    summary = simulate(config, games, registry, bots=("random",))
+    # Game by game: a shared win goes to every family that shared it, 1/k each.
+    expected = [0.0] * 4
+    ties = 0
+    for one in range(seed, seed + games):
+        alone = play_games(config, range(one, one + 1), registry, ("random",) * 4)
+        sharing = sum(alone.shared)
+        ties += sharing > 0
+        for seat in range(4):
+            expected[seat] += alone.wins[seat] + (alone.shared[seat] / sharing if sharing else 0)
+    assert ties > 0  # the seeds include shared wins, or the test would show nothing
+    rates = [row["win_rate"] for row in summary.seats()]
+    assert rates == pytest.approx([share / games for share in expected])
+    assert sum(rates) == pytest.approx(1)
+    by_bot = summary.by_bot()["random"]
+    assert by_bot["win_rate"] == pytest.approx(sum(expected) / (4 * games))
+    assert "win %: outright wins plus a share of shared ones" in summary.table()

@@ -4,8 +4,9 @@ plugins, bots, serve.
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
 - 0: done (for ``conformance``: every scenario passed);
-- 1: a scenario failed, or the system refused to read or write something (one line
-  on stderr says what);
+- 1: a scenario failed, a game of ``simulate`` failed (one line on stderr names the
+  game and its seed, to play it alone again), or the system refused to read or write
+  something (one line on stderr says what);
 - 2: a mistake in what was asked (a bad option, a missing file, no scenario found,
   an unknown plugin, an impossible configuration), reported in one line on stderr;
 - 130: interrupted (Ctrl-C), quietly;
@@ -60,7 +61,7 @@ from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
 from .conformance.serve import engine_command
 from .perft import perft_command
-from .simulate import simulate_command
+from .simulate import GameFailed, simulate_command
 from .study.command import study_command
 from .terminal import play_command
 from .web.serve import serve_command
@@ -197,6 +198,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         writing = exc.filename is None and exc.errno in _WRITE_ERRORS
         reason = one_line(str(exc), MAX_MESSAGE)
         _say(f"oriflamme: error: {'cannot write the output: ' * writing}{reason}")
+        return EXIT_FAILED
+    except GameFailed as exc:  # not a mistake in what was asked: the game broke
+        _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
         return EXIT_FAILED
     except OriflammeError as exc:
         _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
