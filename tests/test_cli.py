@@ -14,10 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, PluginError, Registry, cli, hookimpl
+from oriflamme import Ability, BotKind, BotSetting, PluginError, Registry, cli, hookimpl
 from oriflamme.arguments import FAMILIES, PLAY_FAMILIES, build_parser
 from oriflamme.cli import main
-from oriflamme.commands import cards_command
+from oriflamme.commands import bots_command, cards_command
 from oriflamme.terminal import MAX_LINE, MAX_WRONG, play_command, read_line
 
 from .conftest import ROOT
@@ -515,3 +515,41 @@ def test_play_names_one_bot_for_all_or_one_per_other_seat(
     err = capsys.readouterr().err
     assert "--bots names 3 bots for 2 other seats: name 1 or 2" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_bots_gives_every_setting_s_default(capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = [
+        BotKind("plain", "a kind with none", lambda rng, registry: None),
+        BotKind(
+            "tuned",
+            "a kind with settings",
+            lambda rng, registry, **settings: None,
+            (
+                BotSetting("depth", int, 3, "how deep", low=1, high=9),
+                BotSetting("style", str, "bold", "how it plays", choices=("bold", "shy")),
+                BotSetting("limit", float, None, "a cap on something", low=0),
+            ),
+        ),
+    ]
+    registry = Registry(entry_points=False)
+    registry.register(SimpleNamespace(register_bot_kinds=hookimpl(lambda: kinds)), "kinds")
+    assert bots_command(argparse.Namespace(json=False), registry) == 0
+    lines = capsys.readouterr().out.splitlines()
+    settings = [line for line in lines if line.startswith("  ")]
+    # Every setting of every kind, built in or a plugin's, with its default.
+    assert len(settings) == 4 + 3
+    assert all("(default " in line for line in settings), settings
+    assert (
+        "  ismcts:playout=... one of heuristic, random: how searched games are played "
+        in "\n".join(settings)
+    )
+    assert any(line.endswith("(default heuristic)") for line in settings)
+    assert any(
+        line.startswith("  ismcts:exploration=") and line.endswith("(default 0.7)")
+        for line in settings
+    )
+    assert "  tuned:depth=... from 1 to 9: how deep (default 3)" in settings
+    assert "  tuned:style=... one of bold, shy: how it plays (default bold)" in settings
+    assert "  tuned:limit=... at least 0: a cap on something (default none)" in settings
+    assert "random: plays any legal answer, uniformly at random (no settings)" in lines
+    assert "plain (plugin kinds): a kind with none (no settings)" in lines
