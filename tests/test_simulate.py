@@ -27,6 +27,7 @@ from oriflamme import (
 )
 from oriflamme.arguments import build_parser
 from oriflamme.bots import Bot, HeuristicBot, IsmctsBot, RandomBot, parse_bot
+from oriflamme.bots import play as bots_play
 from oriflamme.bots.kinds import BotChoice
 from oriflamme.cli import main
 from oriflamme.simulate import GameFailed, play_games, progress_bar, simulate, simulate_command
@@ -186,6 +187,7 @@ def test_a_failed_game_is_named_by_its_number_and_seed_and_fails_alone_again(job
             out=io.StringIO(),
         )
     bad = failed.value.seed
+    assert failed.value.mistake  # a plugin's error, as it crossed from its process
     message = str(failed.value)
     assert message.startswith(f"game {bad - seed + 1} of {games} (seed {bad}) failed: ")
     assert "RuntimeError: fragile bot broke" in message
@@ -201,17 +203,43 @@ def test_a_failed_game_is_named_by_its_number_and_seed_and_fails_alone_again(job
         assert f"{bad - seed} games, 3 families" in out.getvalue()
 
 
-def test_a_failed_game_ends_the_command_with_status_1_naming_its_seed(
+def test_a_failed_game_ends_the_command_in_one_line_naming_its_seed(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    # A plugin's bot that fails: a mistake in what was asked, status 2, as elsewhere.
     monkeypatch.setattr(cli, "_registry", lambda args: fragile_registry())
     status = main(["simulate", "--games", "40", "--jobs", "1", "--bots", "fragile"])
-    assert status == 1
+    assert status == 2
     err = capsys.readouterr().err
     assert err.startswith("oriflamme: error: game ")
-    assert "(seed " in err
+    assert "of 40 (seed " in err
+    assert "bot kind 'fragile' of plugin 'fragile' failed choosing an answer" in err
     assert "--games 1" in err
     assert len(err.splitlines()) == 1
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+def test_a_bug_in_a_game_is_status_1_naming_the_game_and_its_seed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], jobs: str
+) -> None:
+    seed, bad = 10, 613  # game 604 of 700: in the third share of games, not the first
+    print(f"seed={seed}")  # stderr is what the command prints
+    real = bots_play.play_out
+
+    def play_out(game: Game, *args: object, **kwargs: object) -> int:
+        if game.config.seed == bad:
+            raise ZeroDivisionError("a bug")
+        return real(game, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(bots_play, "play_out", play_out)
+    argv = ["simulate", "--games", "700", "--seed", str(seed), "--jobs", jobs, "--no-plugins"]
+    assert main([*argv, "--progress", "never"]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"oriflamme: error: game {bad - seed + 1} of 700 (seed {bad}) failed: "
+        f"ZeroDivisionError: a bug; to play it alone again, run the same command with "
+        f"--seed {bad} --games 1\n"
+    )
 
 
 def test_win_rates_count_a_share_of_each_shared_win(registry: Registry) -> None:

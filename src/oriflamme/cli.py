@@ -4,9 +4,10 @@ plugins, bots, serve.
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
 - 0: done (for ``conformance``: every scenario passed);
-- 1: a scenario failed, a game of ``simulate`` failed (one line on stderr names the
-  game and its seed, to play it alone again), or the system refused to read or write
-  something (one line on stderr says what);
+- 1: a scenario failed, a game of ``simulate`` failed other than by a plugin's error
+  (one line on stderr names the game and its seed, to play it alone again; a
+  plugin's error names them too, with status 2), or the system refused to read or
+  write something (one line on stderr says what);
 - 2: a mistake in what was asked (a bad option, a missing file, no scenario found,
   an unknown plugin, an impossible configuration), reported in one line on stderr;
 - 130: interrupted (Ctrl-C), quietly;
@@ -199,9 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reason = one_line(str(exc), MAX_MESSAGE)
         _say(f"oriflamme: error: {'cannot write the output: ' * writing}{reason}")
         return EXIT_FAILED
-    except GameFailed as exc:  # not a mistake in what was asked: the game broke
+    except GameFailed as exc:  # a plugin's error is a mistake as anywhere; a bug is not
         _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
-        return EXIT_FAILED
+        return EXIT_MISTAKE if exc.mistake else EXIT_FAILED
     except OriflammeError as exc:
         _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
         return EXIT_MISTAKE

@@ -55,19 +55,33 @@ LEGEND = (
 
 
 class GameFailed(OriflammeError):
-    """A game of a run failed: its seed, what went wrong (a bot's error, a bug) and,
-    once known, the run's first seed and number of games (which make its number).
+    """A game of a run failed: its seed, what went wrong and, once known, the run's
+    first seed and number of games (which make its number).
 
-    Made from plain values only, so that it crosses from a worker process intact."""
+    ``mistake`` tells an error the engine reports (a plugin's bot that fails, a
+    configuration a plugin refuses: a mistake in what was asked, as anywhere else)
+    from any other exception (a bug). Made from plain values only, so that it crosses
+    from a worker process intact."""
 
     def __init__(
-        self, seed: int, reason: str, first: int | None = None, games: int | None = None
+        self,
+        seed: int,
+        reason: str,
+        first: int | None = None,
+        games: int | None = None,
+        *,
+        mistake: bool = False,
     ) -> None:
         super().__init__(seed, reason, first, games)
         self.seed = seed
         self.reason = reason
         self.first = first
         self.games = games
+        self.mistake = mistake
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The keyword is not in args: a worker's copy keeps it this way.
+        return (_game_failed, (self.seed, self.reason, self.first, self.games, self.mistake))
 
     def __str__(self) -> str:
         which = f"the game of seed {self.seed}"
@@ -168,6 +182,12 @@ class Summary:
         return "\n".join(lines)
 
 
+def _game_failed(
+    seed: int, reason: str, first: int | None, games: int | None, mistake: bool
+) -> GameFailed:
+    return GameFailed(seed, reason, first, games, mistake=mistake)
+
+
 def play_games(
     config: GameConfig,
     seeds: range,
@@ -199,7 +219,8 @@ def play_games(
         # The games are played in seed order: the one that failed follows those done.
         reason = str(exc) if isinstance(exc, OriflammeError) else f"{type(exc).__name__}: {exc}"
         # Cut short, so that the line's end, how to play the game again, is never cut.
-        raise GameFailed(seeds[finished], one_line(reason, _REASON)) from exc
+        mistake = isinstance(exc, OriflammeError)
+        raise GameFailed(seeds[finished], one_line(reason, _REASON), mistake=mistake) from exc
     summary.games = totals.games
     summary.decisions = totals.decisions
     summary.wins = totals.wins
@@ -255,7 +276,9 @@ def simulate(
             progress=progress,
         )
     except GameFailed as failed:
-        raise GameFailed(failed.seed, failed.reason, config.seed, games) from failed
+        raise GameFailed(
+            failed.seed, failed.reason, config.seed, games, mistake=failed.mistake
+        ) from failed
     summary.seconds = time.perf_counter() - start
     return summary
 
