@@ -8,6 +8,7 @@ import io
 import random
 import sys
 from collections.abc import Callable
+from fractions import Fraction
 from types import SimpleNamespace
 
 import pytest
@@ -28,9 +29,11 @@ from oriflamme import (
 from oriflamme.arguments import build_parser
 from oriflamme.bots import Bot, HeuristicBot, IsmctsBot, RandomBot, parse_bot
 from oriflamme.bots import play as bots_play
-from oriflamme.bots.kinds import BotChoice
+from oriflamme.bots.kinds import BotChoice, parse_bots
 from oriflamme.cli import main
 from oriflamme.simulate import GameFailed, play_games, progress_bar, simulate, simulate_command
+from oriflamme.study.run import play_games as study_games
+from oriflamme.study.tally import SHARE
 
 
 class Counting:
@@ -263,3 +266,15 @@ def test_win_rates_count_a_share_of_each_shared_win(registry: Registry) -> None:
     by_bot = summary.by_bot()["random"]
     assert by_bot["win_rate"] == pytest.approx(sum(expected) / (4 * games))
     assert "win %: outright wins plus a share of shared ones" in summary.table()
+
+
+def test_simulate_counts_each_seat_s_share_of_the_wins_as_study_does(registry: Registry) -> None:
+    seed, games = 300, 200
+    print(f"seed={seed}")
+    config = GameConfig(families=COLOURS[:4], seed=seed)
+    tally = study_games(
+        config, range(seed, seed + games), registry, parse_bots(("random",), 4, registry)
+    )
+    summary = simulate(config, games, registry, bots=("random",))
+    assert any(row[1] for row in tally.seats)  # shared wins among them
+    assert summary.share == [Fraction(row[2], SHARE) for row in tally.seats]
