@@ -227,8 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="en",
         metavar="CODE",
         help="the cards' names and texts in this language: en (default) or a code the card "
-        "data gives, fr or pl for the base game (a card with no text in it shows its "
-        "English one)",
+        "data gives, fr or pl for the base and Ablaze cards (a card with no text in it "
+        "shows its English one)",
     )
     play.add_argument(
         "--save",
