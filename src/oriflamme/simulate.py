@@ -217,9 +217,9 @@ def play_games(
         totals = bots_play_games(config, seeds, registry, makers(choices, registry), on_game=count)
     except Exception as exc:
         # The games are played in seed order: the one that failed follows those done.
-        reason = str(exc) if isinstance(exc, OriflammeError) else f"{type(exc).__name__}: {exc}"
-        # Cut short, so that the line's end, how to play the game again, is never cut.
         mistake = isinstance(exc, OriflammeError)
+        reason = str(exc) if mistake else f"{type(exc).__name__}: {exc}"
+        # Cut short, so that the line's end, how to play the game again, is never cut.
         raise GameFailed(seeds[finished], one_line(reason, _REASON), mistake=mistake) from exc
     summary.games = totals.games
     summary.decisions = totals.decisions
