@@ -165,7 +165,7 @@ class Story:
         card = self._turn
         if card is not None and not self._did:
             definition = self._definition(card)
-            idle = definition.idle if definition is not None else None
+            idle = definition.idle_in(self.language) if definition is not None else None
             lines.append(f"{self._at(card)} {idle or 'does nothing'}.")
         self._turn = None
         self._did = False
