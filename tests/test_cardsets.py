@@ -6,7 +6,7 @@ from importlib.resources import files
 
 import pytest
 
-from oriflamme import CardDataError, CardSet, CardType, Registry, RevealTokens
+from oriflamme import CardDataError, CardSet, CardType, Registry, RevealTokens, languages
 
 GOOD_CARD = """\
 set: test
@@ -182,3 +182,84 @@ def test_a_card_key_or_set_name_must_be_exactly_a_key(key: str) -> None:
 def test_a_mapping_of_mixed_keys_is_refused_by_its_first_unknown_key() -> None:
     with pytest.raises(CardDataError, match=r"test.yaml:8: unknown key 1 \(expected"):
         load(GOOD_CARD + "1: a\nz: b\n")
+
+
+def test_every_card_has_french_and_polish_names_texts_and_idle_phrases(
+    registry: Registry,
+) -> None:
+    for name in ("base", "ablaze"):
+        for card in registry.sets[name].cards:
+            assert {code for code, _ in card.names} == {"fr", "pl"}, card.key
+            assert {code for code, _ in card.texts} == {"fr", "pl"}, card.key
+            # An idle phrase in English is one in French and Polish too, and only then.
+            codes = {code for code, _ in card.idles}
+            assert codes == ({"fr", "pl"} if card.idle else set()), card.key
+    cards = registry.cards
+    assert cards["queen"].name_in("fr") == "Reine"
+    assert cards["queen"].name_in("pl") == "Królowa"
+    assert cards["plot"].text_in("pl").startswith("Odrzuć Knowanie.")
+    assert cards["trap"].text_in("fr").startswith("Défaussez tous les points d'Influence")
+    # No Ablaze card takes a name a base card has, in any language: a player says them.
+    for code in ("en", "fr", "pl"):
+        names = [card.name_in(code) for card in cards.values()]
+        assert len(names) == len(set(names)), code
+    assert cards["soldier"].idle_in("fr") == "n'élimine rien : aucune carte ne lui est adjacente"
+    assert (cards["felon"].idle_in("pl") or "").startswith("nikomu nie odbiera Wpływu")
+    assert cards["spy"].idle_in("de") == "steals nothing"  # no German: the English phrase
+    assert cards["spy"].idle_in("en") == "steals nothing"
+    assert cards["archer"].idle_in("fr") is None  # no phrase in any language
+
+
+def test_idles_are_read_folded_and_fall_back_to_english() -> None:
+    card = load(
+        GOOD_CARD
+        + '    idle: "gains nothing"\n'
+        + "    idles:\n      fr: >-\n        ne gagne\n        rien\n      pt_br: não ganha nada\n"
+    ).cards[0]
+    assert card.idles == (("fr", "ne gagne rien"), ("pt_br", "não ganha nada"))
+    assert card.idle_in("fr") == "ne gagne rien"
+    assert card.idle_in("pl") == "gains nothing"
+    assert card.idle_in("en") == "gains nothing"
+    assert languages([card]) == ("en", "fr", "pt_br")
+    bare = load(GOOD_CARD).cards[0]
+    assert (bare.idles, bare.idle_in("fr")) == ((), None)
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            '    idle: "gains nothing"\n    idles: [ne gagne rien]\n',
+            "test.yaml:9: card 'knight': 'idles' must map language codes to idle phrases",
+        ),
+        (
+            '    idle: "gains nothing"\n    idles: {fr: 3}\n',
+            "test.yaml:9: card 'knight': 'idles' must map language codes to idle phrases",
+        ),
+        (
+            "    idle: \"gains nothing\"\n    idles: {fr: ' '}\n",
+            "test.yaml:9: card 'knight': 'idles' must map language codes to idle phrases",
+        ),
+        (
+            '    idle: "gains nothing"\n    idles: {en: gains nothing}\n',
+            "test.yaml:9: card 'knight': 'idles': English is the card's own 'idle', "
+            "not a language code of 'idles'",
+        ),
+        (
+            '    idle: "gains nothing"\n    idles: {FR: ne gagne rien}\n',
+            "test.yaml:9: card 'knight': 'idles': language code 'FR' must be a lowercase code",
+        ),
+        (
+            '    idle: "gains nothing"\n    idles: {fr: ne gagne rien.}\n',
+            "test.yaml:9: card 'knight': 'idles': fr: the phrase must not end with a full stop",
+        ),
+        (
+            "    idles: {fr: ne gagne rien}\n",
+            "test.yaml:8: card 'knight': 'idles' translates 'idle', which the card lacks",
+        ),
+    ],
+)
+def test_bad_idles_are_named_with_file_line_and_what_is_expected(extra: str, message: str) -> None:
+    with pytest.raises(CardDataError) as error:
+        load(GOOD_CARD + extra)
+    assert str(error.value).startswith(message), str(error.value)

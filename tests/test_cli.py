@@ -14,9 +14,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import Ability, PluginError, Registry, cli, hookimpl
+from oriflamme import Ability, BotKind, BotSetting, PluginError, Registry, cli, hookimpl
+from oriflamme.arguments import FAMILIES, PLAY_FAMILIES, build_parser
 from oriflamme.cli import main
-from oriflamme.commands import cards_command
+from oriflamme.commands import bots_command, cards_command
 from oriflamme.terminal import MAX_LINE, MAX_WRONG, play_command, read_line
 
 from .conftest import ROOT
@@ -67,9 +68,13 @@ def test_simulate_prints_wins_per_seat_and_mean_scores(
     assert 0 < outright <= games
     assert outright + shared >= games
     assert shared != 1
-    for row in seats:
-        assert row[5] == f"{100 * int(row[3]) / games:.1f}%"
-    assert "shared win" in lines[9]
+    # win %: outright wins and a share of each shared win, so the seats' add up to 100%.
+    percents = [float(row[5].rstrip("%")) for row in seats]
+    assert sum(percents) == pytest.approx(100, abs=0.3)
+    for row, percent in zip(seats, percents, strict=True):
+        outright_only = 100 * int(row[3]) / games
+        assert outright_only - 0.05 <= percent <= outright_only + 100 * int(row[4]) / 2 / games
+    assert "win %: outright wins plus a share of shared ones" in lines[9]
     assert "games/s" in lines[10]
     assert main(args) == 0
     assert capsys.readouterr().out.splitlines()[:10] == lines[:10]  # same seed, same results
@@ -112,7 +117,24 @@ def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert [s["bot"] for s in seats] == ["random"] * 3
     for s in seats:
         assert s["games"] == games
-        assert s["win_rate"] == pytest.approx(s["wins"] / games)
+        # A win shared by k families (k is 2 or 3 of 3) counts 1/k, as in the ladder.
+        low = (s["wins"] + s["shared_wins"] / 3) / games
+        high = (s["wins"] + s["shared_wins"] / 2) / games
+        assert low - 1e-12 <= s["win_rate"] <= high + 1e-12
+    assert sum(s["win_rate"] for s in seats) == pytest.approx(1)  # every game has a winner
+    assert data["cards"] == [
+        "archer",
+        "soldier",
+        "spy",
+        "heir",
+        "assassination",
+        "royal_decree",
+        "lord",
+        "shapeshifter",
+        "ambush",
+        "conspiracy",
+    ]
+    assert data["size"] is None
     assert set(data["bots"]) == {"random"}
     random_bot = data["bots"]["random"]
     assert set(random_bot) == {"seat_games", "wins", "shared_wins", "win_rate", "mean_score"}
@@ -120,7 +142,8 @@ def test_simulate_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert random_bot["seat_games"] == 3 * games
     assert random_bot["wins"] == sum(s["wins"] for s in seats)
     assert random_bot["shared_wins"] == sum(s["shared_wins"] for s in seats)
-    assert random_bot["win_rate"] == pytest.approx(random_bot["wins"] / (3 * games))
+    share = sum(s["win_rate"] for s in seats) * games
+    assert random_bot["win_rate"] == pytest.approx(share / (3 * games))
     mean = sum(s["mean_score"] for s in seats) / 3
     assert random_bot["mean_score"] == pytest.approx(mean)
     assert data["rates"]["games_per_second"] > 0
@@ -140,6 +163,70 @@ def test_simulate_with_a_mix_and_with_a_card_list(capsys: pytest.CaptureFixture[
     out = capsys.readouterr().out
     assert "sets base,ablaze" in out
     assert "cards: archer, prince, queen, trap, spy, heir, lord, twin" in out
+
+
+def test_simulate_json_gives_the_cards_as_a_list_of_keys(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    cards = "archer,prince,queen,trap,spy,heir,lord"
+    data = json.loads("\n".join(simulated(capsys, "--games", "2", "--cards", cards, "--json")))
+    assert data["cards"] == ["archer", "prince", "queen", "trap", "spy", "heir", "lord", "twin"]
+    assert data["size"] is None
+    assert data["sets"] == ["base", "ablaze"]
+    # Each game draws its own list: no list is the run's, and the draw's size says so.
+    data = json.loads(
+        "\n".join(simulated(capsys, "--games", "2", "--sets", "base,ablaze", "--json"))
+    )
+    assert data["cards"] is None
+    assert data["size"] == 10
+    data = json.loads("\n".join(simulated(capsys, "--games", "2", "--size", "8", "--json")))
+    assert data["cards"] is None
+    assert data["size"] == 8
+
+
+def test_every_command_has_the_same_default_number_of_families(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    parser = build_parser()
+    given = {
+        "play": [],
+        "simulate": [],
+        "study": ["--out", "somewhere"],
+        "ladder": [],
+    }
+    helps = {}
+    for command, extra in given.items():
+        with pytest.raises(SystemExit):
+            parser.parse_args([command, "--help"])
+        helps[command] = " ".join(capsys.readouterr().out.split())
+        assert f"(default {FAMILIES}, as in every command)" in helps[command], command
+        args = parser.parse_args([command, *extra])
+        # play leaves it None until it knows whether a save gives it (--load).
+        assert (args.families or PLAY_FAMILIES) == FAMILIES, command
+    # What is played when it is left out: a game of that many families, in each command.
+    assert simulated(capsys, "--games", "1")[0].startswith(f"1 games, {FAMILIES} families")
+    screen = subprocess.run(
+        [sys.executable, "-m", "oriflamme", "play", "--seed", "3", "--no-plugins"],
+        input="q\n",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert screen.stdout.startswith(f"Oriflamme: {FAMILIES} families")
+
+
+def test_each_command_s_default_bots_are_explained_in_its_help(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for command, reason in (
+        ("play", "default heuristic, which plays as a person might"),
+        ("simulate", "default random: the fastest, for many games"),
+        ("study", "default heuristic: a card's strength shows in good play"),
+    ):
+        with pytest.raises(SystemExit):
+            build_parser().parse_args([command, "--help"])
+        assert reason in " ".join(capsys.readouterr().out.split()), command
 
 
 def test_conformance_command_prints_a_line_per_scenario_and_a_total(
@@ -174,7 +261,7 @@ def run_cli(argv: list[str]) -> int:
         (["simulate", "--variant", "nope=1"], "unknown variant 'nope'"),
         (["simulate", "--variant", "oops"], "expected NAME=VALUE, not 'oops'"),
         (["conformance", "/no/such/place"], "no such file or folder: /no/such/place"),
-        (["play", "--seat", "5"], "--seat 5: a game of 4 families has seats 1 to 4"),
+        (["play", "--seat", "5"], "--seat 5: a game of 3 families has seats 1 to 3"),
         (["play", "--seat", "9"], "argument --seat: must be at most 5, not 9"),
         (["play", "--seat", "9" * 5000], "--seat: must be 1 to 5, not a 5000-digit number"),
         (["play", "--seed", "-1"], "argument --seed: must be at least 0, not -1"),
@@ -424,7 +511,45 @@ def test_play_against_a_bot_of_each_kind(registry: Registry) -> None:
 def test_play_names_one_bot_for_all_or_one_per_other_seat(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    assert run_cli(["play", "--no-plugins", "--bots", "random,heuristic"]) == 2
+    assert run_cli(["play", "--no-plugins", "--bots", "random,heuristic,random"]) == 2
     err = capsys.readouterr().err
-    assert "--bots names 2 bots for 3 other seats: name 1 or 3" in err
+    assert "--bots names 3 bots for 2 other seats: name 1 or 2" in err
     assert len(err.strip().splitlines()) == 1
+
+
+def test_bots_gives_every_setting_s_default(capsys: pytest.CaptureFixture[str]) -> None:
+    kinds = [
+        BotKind("plain", "a kind with none", lambda rng, registry: None),
+        BotKind(
+            "tuned",
+            "a kind with settings",
+            lambda rng, registry, **settings: None,
+            (
+                BotSetting("depth", int, 3, "how deep", low=1, high=9),
+                BotSetting("style", str, "bold", "how it plays", choices=("bold", "shy")),
+                BotSetting("limit", float, None, "a cap on something", low=0),
+            ),
+        ),
+    ]
+    registry = Registry(entry_points=False)
+    registry.register(SimpleNamespace(register_bot_kinds=hookimpl(lambda: kinds)), "kinds")
+    assert bots_command(argparse.Namespace(json=False), registry) == 0
+    lines = capsys.readouterr().out.splitlines()
+    settings = [line for line in lines if line.startswith("  ")]
+    # Every setting of every kind, built in or a plugin's, with its default.
+    assert len(settings) == 4 + 3
+    assert all("(default " in line for line in settings), settings
+    assert (
+        "  ismcts:playout=... one of heuristic, random: how searched games are played "
+        in "\n".join(settings)
+    )
+    assert any(line.endswith("(default heuristic)") for line in settings)
+    assert any(
+        line.startswith("  ismcts:exploration=") and line.endswith("(default 0.7)")
+        for line in settings
+    )
+    assert "  tuned:depth=... from 1 to 9: how deep (default 3)" in settings
+    assert "  tuned:style=... one of bold, shy: how it plays (default bold)" in settings
+    assert "  tuned:limit=... at least 0: a cap on something (default none)" in settings
+    assert "random: plays any legal answer, uniformly at random (no settings)" in lines
+    assert "plain (plugin kinds): a kind with none (no settings)" in lines

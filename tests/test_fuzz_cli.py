@@ -783,7 +783,7 @@ def test_a_reader_that_stops_after_a_line_is_no_error() -> None:
     ) as process:
         os.close(writing)
         with os.fdopen(reading, "rb") as screen:
-            assert screen.readline().startswith(b"Oriflamme: 4 families")
+            assert screen.readline().startswith(b"Oriflamme: 3 families")
         # The game waits for an answer; its next screen goes to a closed pipe.
         _, err = process.communicate(b"1\n" * 400, timeout=PROCESS_SECONDS)
     assert err == b""

@@ -12,11 +12,22 @@ import io
 import itertools
 import random
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
 
-from oriflamme import COLOURS, CardDataError, CardSet, Effects, Game, GameConfig, Registry, hookimpl
+from oriflamme import (
+    COLOURS,
+    Ability,
+    CardDataError,
+    CardSet,
+    Effects,
+    Game,
+    GameConfig,
+    Registry,
+    hookimpl,
+)
 from oriflamme.arguments import build_parser
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.cli import main
@@ -32,6 +43,8 @@ from oriflamme.events import (
 )
 from oriflamme.terminal import MAX_WRONG, TerminalGame, play_command
 from oriflamme.text import Story
+
+from .helpers import one_card_set
 
 CARD = """\
 set: test
@@ -122,14 +135,15 @@ def test_bad_texts_or_idle_are_named_with_file_and_line(extra: str, message: str
     assert str(error.value).startswith(message), str(error.value)
 
 
-def test_every_base_card_has_french_and_polish_texts_and_ablaze_none(registry: Registry) -> None:
+def test_every_base_and_ablaze_card_has_french_and_polish_texts(registry: Registry) -> None:
     base = registry.sets["base"].cards
     assert all({code for code, _ in card.texts} == {"fr", "pl"} for card in base)
     texts = {card.key: dict(card.texts) for card in base}
     assert texts["archer"]["fr"] == "Éliminez la première ou la dernière carte de la File."
     assert texts["soldier"]["pl"] == "Zlikwiduj sąsiadującą kartę."
     assert texts["heir"]["fr"].endswith("gagnez 2 points d'Influence.")
-    assert all(card.texts == () for card in registry.sets["ablaze"].cards)
+    ablaze = registry.sets["ablaze"].cards
+    assert all({code for code, _ in card.texts} == {"fr", "pl"} for card in ablaze)
 
 
 def test_the_idle_phrases_are_those_of_the_cards_that_can_do_nothing(registry: Registry) -> None:
@@ -265,31 +279,38 @@ def test_polish_names_and_texts(registry: Registry) -> None:
     assert "Opuszczasz grę." in text
 
 
-def test_an_ablaze_card_is_shown_in_english_and_the_list_says_so(registry: Registry) -> None:
+def test_a_card_with_no_text_in_the_language_is_shown_in_english_and_the_list_says_so(
+    tmp_path: Path,
+) -> None:
     print("seed 2")
+    sheet = one_card_set(tmp_path, "odd", "mime", text="Does nothing at all.")
+    registry = Registry(entry_points=False)
+    registry.register(
+        SimpleNamespace(
+            register_card_sets=hookimpl(lambda: [sheet]),
+            register_abilities=hookimpl(lambda: {"mime": Ability()}),
+        ),
+        "odd",
+    )
     out = io.StringIO()
     args = args_for(
         "--families 3 --seed 2 --language fr --bots random --cards "
-        + ("archer,soldier,spy,heir,lord,queen,felon,schemer,trap,bribery")
+        + ("archer,soldier,spy,heir,queen,felon,mime")
     )
-    assert play_command(args, registry, read=typing(["c", "queen", "q"]), out=out) == 0
+    assert play_command(args, registry, read=typing(["c", "mime", "q"]), out=out) == 0
     text = out.getvalue()
     assert "  c 1  Archer : Éliminez la première ou la dernière carte de la File." in text
-    # The card data may name Ablaze's cards in French; their texts are in English.
-    queen = registry.cards["queen"].name_in("fr")
-    assert f"  c 6  {queen} : Gain 2 Influence. If an opponent eliminates the Queen" in text
-    names = ", ".join(
-        registry.cards[key].name_in("fr")
-        for key in ("queen", "felon", "schemer", "trap", "bribery")
-    )
+    assert "  c 5  Reine : Gagnez 2 points d'Influence. Si un adversaire élimine la Reine" in text
+    assert "  c 7  Mime : Does nothing at all." in text
     assert (
         text.count(
-            f"(textes en anglais pour {names} : les données des cartes n'en ont pas en français)"
+            "(textes en anglais pour Mime : les données des cartes n'en ont pas en français)"
         )
         == 1
     )
-    # c queen
-    assert text.count("(textes en anglais : les données des cartes n'en ont pas en français)") == 1
+    assert (
+        text.count("(textes en anglais : les données des cartes n'en ont pas en français)") == 1
+    )  # c mime
 
 
 def test_english_is_the_default_and_says_nothing_of_languages(registry: Registry) -> None:

@@ -324,9 +324,13 @@ def test_simulate_says_without_variants_and_how_wins_are_counted(registry: Regis
     assert wins <= 30
     assert wins + shared >= 30
     assert shared != 1
+    # win % counts both, a shared win as a share: the seats' add up to 100%.
+    assert sum(float(row[5].rstrip("%")) for row in rows) == pytest.approx(100, abs=0.2)
     for row in rows:
-        assert row[5] == f"{100 * int(row[3]) / 30:.1f}%"
+        outright, share = int(row[3]) / 30, int(row[4]) / 2 / 30
+        assert 100 * outright - 0.05 <= float(row[5].rstrip("%")) <= 100 * (outright + share) + 0.05
     assert lines[7] == (
-        "wins: games won alone; shared: shared wins (a tie, RULINGS G6), counted in neither "
-        "wins nor win %"
+        "wins: games won alone; shared: wins shared with other families (RULINGS G6); "
+        "win %: outright wins plus a share of shared ones (1/k of a win shared by k), "
+        "as in oriflamme ladder"
     )

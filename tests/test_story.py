@@ -23,15 +23,30 @@ from collections import Counter
 import pytest
 
 from oriflamme import Game, Registry
-from oriflamme.events import Bribed, Discarded, Eliminated, Moved, Placed, TokenAdded
+from oriflamme.events import (
+    Applied,
+    Bribed,
+    Discarded,
+    Eliminated,
+    GameEnded,
+    Lost,
+    Moved,
+    Placed,
+    Revealed,
+    RoundEnded,
+    RoundStarted,
+    Stolen,
+    TokenAdded,
+)
 from oriflamme.text import Story, counted, story_lines
 
 from .helpers import new_game, random_bots
 
 SETS = {"base": ("base",), "ablaze": ("ablaze",), "mixed": ("base", "ablaze")}
 GAMES = [(seed, families, sets) for seed in range(6) for families in (3, 4, 5) for sets in SETS]
-#: The Influence a line announces, at its end: ": +2.", ": blue +1, green -1."
-SCORES = re.compile(r": ((?:[a-z]+ )?[+-]\d+(?:, (?:[a-z]+ )?[+-]\d+)*)\.$")
+#: The Influence a line announces, at its end, always naming whose: ": you +2.",
+#: ": blue +1, green -1."
+SCORES = re.compile(r": ([a-z]+ [+-]\d+(?:, [a-z]+ [+-]\d+)*)\.$")
 
 
 def told(game: Game, family: str, seed: int) -> tuple[list[str], list[tuple[int, ...]]]:
@@ -69,7 +84,7 @@ def test_every_change_is_told_once_with_its_card(
         found = SCORES.search(line)
         for part in found.group(1).split(", ") if found else ():
             family, _, amount = part.rpartition(" ")
-            total[family or you] += int(amount)
+            total[you if family == "you" else family] += int(amount)
     assert dict(total) == dict(game.observe(you).influence), "\n".join(lines)
 
     # One line per elimination, discard, move, Bribery token, placement and token.
@@ -85,6 +100,18 @@ def test_every_change_is_told_once_with_its_card(
     assert lines_with(r"Bribery token on ") == count(Bribed)
     assert lines_with(r" placed | came into the queue| into the queue face up") == count(Placed)
     assert lines_with(r" kept .* face down: ") == count(TokenAdded)
+    # The rest of the events, each on a line of its own (Influence gained is checked
+    # by the sum above: a reveal's or an elimination's is told on its line).
+    assert lines_with(r" is revealed") == count(Revealed)
+    assert lines_with(r" lose \d| lost \d") == count(Lost)
+    assert lines_with(r" stole ") == count(Stolen)
+    # A Shapeshifter's copy and a Plot's Character are told as what they are.
+    assert lines_with(r" copies the ability of | activates ") == count(Applied)
+    assert lines_with(r"^Round \d+ begins") == count(RoundStarted)
+    assert lines_with(r"^Round \d+ is over") == count(RoundEnded)
+    assert lines_with(r"^The game is over: .*\. (You win|\w+ wins|.* share the win)\.$") == (
+        count(GameEnded)
+    )
     assert not [line for line in lines if "  " in line or line != line.strip()]
 
 
@@ -173,3 +200,33 @@ def test_the_acting_card_is_named_where_it_stood(registry: Registry) -> None:
                 checked += 1
     print(f"seeds 0 to 29: {checked} lines checked")
     assert checked > 0
+
+
+def test_a_plot_and_a_shapeshifter_are_told_as_what_they_are(registry: Registry) -> None:
+    """A Plot discards itself, then a Character of its family acts: its line says which,
+    and the Plot is not said to do nothing. A Shapeshifter says whose ability it copies."""
+    activations = copies = 0
+    for seed in range(12):
+        game = new_game(registry, seed, 5, sets=("base", "ablaze"))
+        lines, _ = told(game, game.families[seed % 5], seed)
+        for line in lines:
+            plot = re.match(
+                r"(.+'s|Your) Plot activates (.+'s|your) (\w+) \(position \d+\)\.$", line
+            )
+            if plot:
+                activations += 1
+                assert plot.group(1).lower() == plot.group(2).lower(), line  # its own family's
+            copy = re.match(
+                r"(.+) Shapeshifter \(position (\d+)\) copies the ability of (.+)\.$", line
+            )
+            if copy:
+                copies += 1
+                copied = re.match(r".+ \(position (\d+)\)$", copy.group(3))
+                assert copied, line  # a card in the queue, beside it
+                assert abs(int(copied.group(1)) - int(copy.group(2))) == 1, line
+        for first, second, third in zip(lines, lines[1:], lines[2:], strict=False):
+            if "Plot activates" in third and "Plot" in second and "discarded" in second:
+                assert not first.endswith("does nothing."), (seed, first, second, third)
+    print(f"seeds 0 to 11: {activations} Plot activations, {copies} copies")
+    assert activations > 0
+    assert copies > 0

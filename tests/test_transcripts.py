@@ -36,8 +36,8 @@ GAMES = {
     "mixed-3-families-pl": "--families 3 --sets base,ablaze --seed 12 --bots random --seat 3 "
     "--language pl",
 }
-#: The Influence a line announces at its end: ": +2.", ": blue +1, green -1."
-SCORES = re.compile(r": ((?:[a-z]+ )?[+-]\d+(?:, (?:[a-z]+ )?[+-]\d+)*)\.$")
+#: The Influence a line announces at its end, naming whose: ": you +2.", ": blue +1, green -1."
+SCORES = re.compile(r": ([a-z]+ [+-]\d+(?:, [a-z]+ [+-]\d+)*)\.$")
 
 
 def transcript(options: str, registry: Registry) -> str:
@@ -78,7 +78,7 @@ def test_every_influence_change_names_its_card_and_counts_once(registry: Registr
         assert found is not None
         for part in found.group(1).split(", "):
             family, _, amount = part.rpartition(" ")
-            total[family or you] += int(amount)
+            total[you if family == "you" else family] += int(amount)
     final = next(line for line in lines if line.startswith("Final scores: "))
     assert dict(total) == _scores(final.removeprefix("Final scores: "))
     for kind in ("eliminated", "is discarded", "placed", "Bribery token on", "moved"):

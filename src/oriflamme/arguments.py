@@ -34,9 +34,15 @@ _NUMBER = re.compile(r"[+-]?[0-9]+")
 
 EXIT_FAILED, EXIT_MISTAKE, EXIT_INTERRUPTED, EXIT_PIPE = 1, 2, 130, 141
 
+#: ``--families`` when left out, the same for every command that takes it (``play``,
+#: ``simulate``, ``study``, ``ladder``), so that a game played by hand and the games
+#: measured by bots are alike unless asked otherwise: three, the smallest game the
+#: rules allow and the quickest, as the OpenSpiel game's default and the published
+#: ladders (whose fair share of wins, a third, they assume).
+FAMILIES = 3
 #: ``play``'s ``--families`` and ``--sets`` when left out. The parsed options hold
 #: None for them, so that ``--load`` can tell an option given from one left out.
-PLAY_FAMILIES, PLAY_SETS = 4, ("base",)
+PLAY_FAMILIES, PLAY_SETS = FAMILIES, ("base",)
 
 
 def _number(text: str, low: int, high: int) -> int:
@@ -98,12 +104,13 @@ def _variant(text: str) -> tuple[str, str]:
     return name.strip(), value.strip()
 
 
-def _add_game_options(parser: argparse.ArgumentParser, families: int) -> None:
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--families",
         type=_families,
-        default=families,
-        help=f"number of families, {MIN_FAMILIES} to {MAX_FAMILIES} (default {families})",
+        default=FAMILIES,
+        help=f"number of families, {MIN_FAMILIES} to {MAX_FAMILIES} (default {FAMILIES}, "
+        "as in every command)",
     )
     parser.add_argument(
         "--sets", type=_sets, default=("base",), help="card sets, comma-separated (default base)"
@@ -188,7 +195,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Play a game in the terminal against bots. At any question, c lists "
         "the cards of the game with their texts; q leaves.",
     )
-    _add_game_options(play, PLAY_FAMILIES)
+    _add_game_options(play)
     play.set_defaults(families=None, sets=None)  # PLAY_FAMILIES and PLAY_SETS, unless --load
     play.add_argument(
         "--seat",
@@ -208,7 +215,8 @@ def build_parser() -> argparse.ArgumentParser:
         default=("heuristic",),
         metavar="KIND[,KIND...]",
         help="the bots you play against: one kind for every other seat, or one per other "
-        "seat in seat order; settings as KIND:NAME=VALUE (default heuristic; "
+        "seat in seat order; settings as KIND:NAME=VALUE (default heuristic, which plays "
+        "as a person might, where simulate's default, random, only moves fast; "
         "`oriflamme bots` lists them). Each bot answer is drawn from the game's seed, the "
         "bot's seat and the number of events so far, so a game continued with --load "
         "plays on as it would have",
@@ -219,8 +227,8 @@ def build_parser() -> argparse.ArgumentParser:
         default="en",
         metavar="CODE",
         help="the cards' names and texts in this language: en (default) or a code the card "
-        "data gives, fr or pl for the base game (a card with no text in it shows its "
-        "English one)",
+        "data gives, fr or pl for the base and Ablaze cards (a card with no text in it "
+        "shows its English one)",
     )
     play.add_argument(
         "--save",
@@ -242,9 +250,20 @@ def build_parser() -> argparse.ArgumentParser:
         "are refused; --seat and --bots choose as for a new game",
     )
 
-    simulate = commands.add_parser("simulate", help="bots play many games; print the results")
-    _add_game_options(simulate, 3)
-    _add_run_options(simulate, simulate)
+    simulate = commands.add_parser(
+        "simulate",
+        help="bots play many games; print the results",
+        description="Bots play many games; print the wins, shared wins, win % and mean "
+        "score of each seat and each bot. The bots are random unless --bots names others: "
+        "the fastest (thousands of games a second, for measuring the engine and the rules' "
+        "chance), where play's default, heuristic, plays as a person might.",
+    )
+    _add_game_options(simulate)
+    _add_run_options(
+        simulate,
+        simulate,
+        why="random: the fastest, for many games; heuristic, play's default, plays better",
+    )
     simulate.add_argument(
         "--json", action="store_true", help="print the summary as JSON instead of text"
     )
@@ -303,11 +322,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _add_run_options(
-    parser: argparse.ArgumentParser, jobs: argparse._ActionsContainer, bots: str = "random"
+    parser: argparse.ArgumentParser,
+    jobs: argparse._ActionsContainer,
+    *,
+    why: str,
+    bots: str = "random",
 ) -> None:
     """The options of a run of many games: ``--games``, ``--seed``, ``--progress``,
     ``--jobs`` (added to ``jobs``: the parser, or a group of options that exclude each
-    other) and ``--bots`` (default ``bots``), as ``simulate`` takes them."""
+    other) and ``--bots`` (default ``bots``, for the reason ``why`` gives in the help),
+    as ``simulate`` takes them."""
     parser.add_argument(
         "--games",
         type=_bounded(1, MAX_GAMES),
@@ -339,7 +363,7 @@ def _add_run_options(
         default=(bots,),
         metavar="KIND[,KIND...]",
         help="the bot of each seat, or one for every seat, with settings as "
-        f"KIND:NAME=VALUE, e.g. ismcts:iterations=2000 (default {bots})",
+        f"KIND:NAME=VALUE, e.g. ismcts:iterations=2000 (default {why})",
     )
 
 
@@ -349,10 +373,15 @@ def _add_study(commands: argparse._SubParsersAction[Any]) -> None:
         help="balance study: bots play many games; per card and per seat win rates, "
         "Influence, eliminations, as CSV, JSON, PNG plots and a Markdown summary",
     )
-    _add_game_options(study, 3)
+    _add_game_options(study)
     where = study.add_mutually_exclusive_group()
-    # A card's strength shows in good play: random players would mostly measure luck.
-    _add_run_options(study, where, bots="heuristic")
+    _add_run_options(
+        study,
+        where,
+        bots="heuristic",
+        why="heuristic: a card's strength shows in good play, random play would mostly "
+        "measure luck",
+    )
     where.add_argument(
         "--ray",
         type=_text,
@@ -374,7 +403,7 @@ def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:
     ladder = commands.add_parser(
         "ladder", help="bot against bot, seats rotated: win rates with 95%% CIs, Elo ratings"
     )
-    _add_game_options(ladder, 3)
+    _add_game_options(ladder)
     ladder.add_argument(
         "--bots",
         type=_sets,

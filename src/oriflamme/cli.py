@@ -4,8 +4,10 @@ plugins, bots, serve.
 Whatever is typed, the command ends without a traceback, with one of these statuses:
 
 - 0: done (for ``conformance``: every scenario passed);
-- 1: a scenario failed, or the system refused to read or write something (one line
-  on stderr says what);
+- 1: a scenario failed, a game of ``simulate`` failed other than by a plugin's error
+  (one line on stderr names the game and its seed, to play it alone again; a
+  plugin's error names them too, with status 2), or the system refused to read or
+  write something (one line on stderr says what);
 - 2: a mistake in what was asked (a bad option, a missing file, no scenario found,
   an unknown plugin, an impossible configuration), reported in one line on stderr;
 - 130: interrupted (Ctrl-C), quietly;
@@ -60,7 +62,7 @@ from .bots.ladder import ladder_command
 from .commands import bots_command, cards_command, conformance_command, plugins_command
 from .conformance.serve import engine_command
 from .perft import perft_command
-from .simulate import simulate_command
+from .simulate import GameFailed, simulate_command
 from .study.command import study_command
 from .terminal import play_command
 from .web.serve import serve_command
@@ -198,6 +200,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         reason = one_line(str(exc), MAX_MESSAGE)
         _say(f"oriflamme: error: {'cannot write the output: ' * writing}{reason}")
         return EXIT_FAILED
+    except GameFailed as exc:  # a plugin's error is a mistake as anywhere; a bug is not
+        _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
+        return EXIT_MISTAKE if exc.mistake else EXIT_FAILED
     except OriflammeError as exc:
         _say(f"oriflamme: error: {one_line(str(exc), MAX_MESSAGE)}")
         return EXIT_MISTAKE

@@ -170,11 +170,27 @@ def bots_command(args: argparse.Namespace, registry: Registry) -> int:
         return 0
     for kind in kinds.values():
         source = f" (plugin {kind.plugin})" if kind.plugin else ""
-        _say(f"{kind.name}{source}: {kind.help}")
+        _say(f"{kind.name}{source}: {kind.help}{'' if kind.settings else ' (no settings)'}")
         for setting in kind.settings:
-            _say(f"  {kind.name}:{setting.name}=... {setting.bounds()}: {setting.help}")
-    print("Choose them with --bots KIND[,KIND...], settings as KIND:NAME=VALUE[:NAME=VALUE]")
+            _say(
+                f"  {kind.name}:{setting.name}=... {setting.bounds()}: "
+                f"{_with_default(setting.help, setting.default)}"
+            )
+    print(
+        "Choose them with --bots KIND[,KIND...], settings as KIND:NAME=VALUE[:NAME=VALUE]; "
+        "a setting left out keeps its default"
+    )
     return 0
+
+
+def _with_default(help_text: str, default: object) -> str:
+    """A setting's help with its default. A help that gives the default itself is kept
+    as it is: that default depends on other settings (ismcts's iterations: 300, none
+    with seconds alone), which the help says and the value alone could not."""
+    if "(default " in help_text:
+        return help_text
+    shown = "none" if default is None else str(default)
+    return f"{help_text} (default {shown})"
 
 
 def _say(text: str) -> None:

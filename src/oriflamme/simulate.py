@@ -7,8 +7,14 @@ the number of processes.
 
 The report names what was played: the sets and cards, every variant with its value
 (or "no variants"), and each house-rule plugin in play with its cards. A game has one
-winner or a shared win (RULINGS G6): "wins" counts only games won alone, "shared" the
-shared wins, and the win rate is of wins alone.
+winner or a shared win (RULINGS G6): "wins" counts the games won alone, "shared" the
+shared wins, and "win %" counts both, as ``oriflamme ladder`` does: an outright win is
+one, a win shared by ``k`` families a ``1/k`` share (kept as a fraction, so that the
+totals are the same whatever the order the processes hand them back in).
+
+A game that fails (a bot's error, an engine's bug) stops the run with
+:class:`GameFailed`, which names the game and its seed: ``--seed SEED --games 1`` with
+the same options plays that game alone again.
 """
 
 from __future__ import annotations
@@ -20,11 +26,13 @@ import random
 import sys
 import time
 from collections.abc import Callable, Sequence
+from fractions import Fraction
 from typing import Any, TextIO
 
 import attrs
 
-from oriflamme import Game, GameConfig, GameRules, Registry
+from oriflamme import Game, GameConfig, GameRules, OriflammeError, Registry
+from oriflamme.text import one_line
 
 from .bots.kinds import BotChoice, parse_bots
 from .bots.play import Bot
@@ -35,6 +43,54 @@ from .pool import share_out
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
 _SEARCH_CHUNK = 2  # the same, when a bot searches
 _QUICK = frozenset({"random", "heuristic"})  # the bots that answer in microseconds
+_REASON = 600  # characters of a failed game's reason: the error line has room for the rest
+
+#: The legend under the table: what each column counts (the same words as the ladder's
+#: for win %).
+LEGEND = (
+    "wins: games won alone; shared: wins shared with other families (RULINGS G6); "
+    "win %: outright wins plus a share of shared ones (1/k of a win shared by k), "
+    "as in oriflamme ladder"
+)
+
+
+class GameFailed(OriflammeError):
+    """A game of a run failed: its seed, what went wrong and, once known, the run's
+    first seed and number of games (which make its number).
+
+    ``mistake`` tells an error the engine reports (a plugin's bot that fails, a
+    configuration a plugin refuses: a mistake in what was asked, as anywhere else)
+    from any other exception (a bug). Made from plain values only, so that it crosses
+    from a worker process intact."""
+
+    def __init__(
+        self,
+        seed: int,
+        reason: str,
+        first: int | None = None,
+        games: int | None = None,
+        *,
+        mistake: bool = False,
+    ) -> None:
+        super().__init__(seed, reason, first, games)
+        self.seed = seed
+        self.reason = reason
+        self.first = first
+        self.games = games
+        self.mistake = mistake
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # The keyword is not in args: a worker's copy keeps it this way.
+        return (_game_failed, (self.seed, self.reason, self.first, self.games, self.mistake))
+
+    def __str__(self) -> str:
+        which = f"the game of seed {self.seed}"
+        if self.first is not None and self.games is not None:
+            which = f"game {self.seed - self.first + 1} of {self.games} (seed {self.seed})"
+        return (
+            f"{which} failed: {self.reason}; to play it alone again, run the same command "
+            f"with --seed {self.seed} --games 1"
+        )
 
 
 @attrs.define
@@ -48,12 +104,15 @@ class Summary:
     seconds: float = 0.0
     wins: list[int] = attrs.field(factory=list)  # outright wins
     shared: list[int] = attrs.field(factory=list)  # wins shared with another family
+    #: Outright wins plus 1/k of each win shared by k families: what win % counts.
+    share: list[Fraction] = attrs.field(factory=list)
     score_total: list[int] = attrs.field(factory=list)
 
     def __attrs_post_init__(self) -> None:
         seats = len(self.families)
         self.wins = self.wins or [0] * seats
         self.shared = self.shared or [0] * seats
+        self.share = self.share or [Fraction(0)] * seats
         self.score_total = self.score_total or [0] * seats
 
     def merge(self, other: Summary) -> None:
@@ -62,6 +121,7 @@ class Summary:
         for seat in range(len(self.families)):
             self.wins[seat] += other.wins[seat]
             self.shared[seat] += other.shared[seat]
+            self.share[seat] += other.share[seat]
             self.score_total[seat] += other.score_total[seat]
 
     def seats(self) -> list[dict[str, Any]]:
@@ -74,7 +134,7 @@ class Summary:
                 "games": self.games,
                 "wins": self.wins[seat],
                 "shared_wins": self.shared[seat],
-                "win_rate": self.wins[seat] / games,
+                "win_rate": float(self.share[seat] / games),
                 "mean_score": self.score_total[seat] / games,
             }
             for seat, family in enumerate(self.families)
@@ -85,14 +145,17 @@ class Summary:
         counts one per game and seat, so rates are per seat played."""
         found: dict[str, dict[str, Any]] = {}
         for seat, kind in enumerate(self.bots):
-            row = found.setdefault(kind, {"seat_games": 0, "wins": 0, "shared_wins": 0, "score": 0})
+            row = found.setdefault(
+                kind, {"seat_games": 0, "wins": 0, "shared_wins": 0, "share": 0, "score": 0}
+            )
             row["seat_games"] += self.games
             row["wins"] += self.wins[seat]
             row["shared_wins"] += self.shared[seat]
+            row["share"] += self.share[seat]
             row["score"] += self.score_total[seat]
         for row in found.values():
             games = max(row["seat_games"], 1)
-            row["win_rate"] = row["wins"] / games
+            row["win_rate"] = float(row.pop("share") / games)
             row["mean_score"] = row.pop("score") / games
         return found
 
@@ -115,11 +178,14 @@ class Summary:
                 f"{row['seat']:<5} {row['family']:<8} {row['bot']:<{width}} {row['wins']:>7} "
                 f"{row['shared_wins']:>7} {100 * row['win_rate']:>6.1f}% {row['mean_score']:>11.2f}"
             )
-        lines.append(
-            "wins: games won alone; shared: shared wins (a tie, RULINGS G6), counted in "
-            "neither wins nor win %"
-        )
+        lines.append(LEGEND)
         return "\n".join(lines)
+
+
+def _game_failed(
+    seed: int, reason: str, first: int | None, games: int | None, mistake: bool
+) -> GameFailed:
+    return GameFailed(seed, reason, first, games, mistake=mistake)
 
 
 def play_games(
@@ -129,12 +195,32 @@ def play_games(
     bots: Sequence[str | BotChoice],
 ) -> Summary:
     """Play one game per seed in ``seeds``, in this process; ``bots`` are the choices
-    of each seat (``"random"``, ``"ismcts:iterations=50"``, or parsed)."""
+    of each seat (``"random"``, ``"ismcts:iterations=50"``, or parsed).
+
+    A game that raises (anything but an interruption) is :class:`GameFailed`, naming
+    its seed."""
     choices = [
         bot if isinstance(bot, BotChoice) else parse_bots([bot], 1, registry)[0] for bot in bots
     ]
-    totals = bots_play_games(config, seeds, registry, makers(choices, registry))
     summary = Summary(config.families, tuple(choice.text for choice in choices))
+    finished = 0
+
+    def count(game: Game, decisions: int) -> None:
+        nonlocal finished
+        finished += 1
+        winners = game.winners
+        for seat, family in enumerate(config.families):
+            if family in winners:
+                summary.share[seat] += Fraction(1, len(winners))
+
+    try:
+        totals = bots_play_games(config, seeds, registry, makers(choices, registry), on_game=count)
+    except Exception as exc:
+        # The games are played in seed order: the one that failed follows those done.
+        mistake = isinstance(exc, OriflammeError)
+        reason = str(exc) if mistake else f"{type(exc).__name__}: {exc}"
+        # Cut short, so that the line's end, how to play the game again, is never cut.
+        raise GameFailed(seeds[finished], one_line(reason, _REASON), mistake=mistake) from exc
     summary.games = totals.games
     summary.decisions = totals.decisions
     summary.wins = totals.wins
@@ -179,15 +265,20 @@ def simulate(
     def play(seeds: range) -> Summary:
         return play_games(config, seeds, registry, kinds)
 
-    share_out(
-        play,
-        summary.merge,
-        config.seed,
-        games,
-        size=chunk_size(kinds),
-        jobs=jobs,
-        progress=progress,
-    )
+    try:
+        share_out(
+            play,
+            summary.merge,
+            config.seed,
+            games,
+            size=chunk_size(kinds),
+            jobs=jobs,
+            progress=progress,
+        )
+    except GameFailed as failed:
+        raise GameFailed(
+            failed.seed, failed.reason, config.seed, games, mistake=failed.mistake
+        ) from failed
     summary.seconds = time.perf_counter() - start
     return summary
 
@@ -222,7 +313,12 @@ def simulate_command(
     show = args.progress == "always" or (args.progress == "auto" and terminal)
     progress = progress_bar(args.games, sys.stderr) if show else None
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    summary = simulate(config, args.games, registry, jobs=jobs, bots=kinds, progress=progress)
+    try:
+        summary = simulate(config, args.games, registry, jobs=jobs, bots=kinds, progress=progress)
+    except GameFailed:
+        if progress is not None:
+            sys.stderr.write("\n")  # the error goes on a line of its own, below the bar
+        raise
     variants = dict(first.rules.variants)
     house = house_rules(first.rules, registry)
     if args.json:
@@ -232,7 +328,8 @@ def simulate_command(
                     "games": summary.games,
                     "families": list(config.families),
                     "sets": list(config.sets),
-                    "cards": describe_cards(config, first.cards),
+                    "cards": card_keys(config, first.cards),
+                    "size": drawn_size(config),
                     "variants": variants,
                     "house_rules": house,
                     "seeds": [args.seed, args.seed + args.games - 1],
@@ -266,6 +363,20 @@ def simulate_command(
         file=out,
     )
     return 0
+
+
+def drawn_size(config: GameConfig) -> int | None:
+    """How many card types each game draws for itself, or None if every game has the
+    same card list (``--cards``, or one set whole): as :func:`describe_cards` tells it."""
+    if config.cards is None and (len(config.sets) > 1 or config.size is not None):
+        return config.size or 10
+    return None
+
+
+def card_keys(config: GameConfig, cards: Sequence[str]) -> list[str] | None:
+    """The card keys every game is dealt from (``cards``, the first game's), or None when
+    each game draws its own (:func:`drawn_size` says how many)."""
+    return None if drawn_size(config) is not None else list(cards)
 
 
 def house_rules(rules: GameRules, registry: Registry) -> list[dict[str, Any]]:

@@ -38,9 +38,9 @@ KEY_PATTERN = re.compile(rf"[a-z][a-z0-9_]{{0,{MAX_KEY - 1}}}\Z")
 #: What :data:`KEY_PATTERN` accepts, in words, for messages.
 KEY_RULE = f"lowercase snake_case (a-z, 0-9, _), at most {MAX_KEY} characters"
 
-#: A language code of ``names`` and ``texts``: ``fr``, ``pl``, ``pt_br``. It is typed
-#: (``--language``), so it is kept to lowercase letters; English is the card's own
-#: ``name`` and ``text``, never a code here.
+#: A language code of ``names``, ``texts`` and ``idles``: ``fr``, ``pl``, ``pt_br``. It
+#: is typed (``--language``), so it is kept to lowercase letters; English is the card's
+#: own ``name``, ``text`` and ``idle``, never a code here.
 LANGUAGE_PATTERN = re.compile(r"[a-z]{2,3}(?:_[a-z0-9]{2,8})?\Z")
 
 
@@ -102,6 +102,7 @@ class CardDef:
     texts: tuple[tuple[str, str], ...] = ()  # the text in other languages, by code
     # What its ability did when its turn did nothing at all, to follow "green's Heir ".
     idle: str | None = None
+    idles: tuple[tuple[str, str], ...] = ()  # the idle phrase in other languages, by code
 
     @property
     def is_character(self) -> bool:
@@ -114,6 +115,12 @@ class CardDef:
     def text_in(self, language: str) -> str:
         """The card's text in ``language``, English if the card data has none in it."""
         return dict(self.texts).get(language, self.text)
+
+    def idle_in(self, language: str) -> str | None:
+        """The card's idle phrase in ``language``, English if the card data has none in
+        it; None if the card has none at all (then nothing more precise than "does
+        nothing" is true of it)."""
+        return dict(self.idles).get(language, self.idle)
 
     @classmethod
     def from_mapping(
@@ -161,6 +168,21 @@ class CardDef:
         if idle is not None and idle.rstrip().endswith("."):
             # The line it ends adds the full stop: "green's Heir gains nothing: ...".
             raise fail(f"{label}: 'idle' must not end with a full stop: {show(idle)}", "idle")
+        idles = _translations(
+            data, "idles", "{fr: ne fait rien, pl: nic nie robi}", fail, label, english="idle"
+        )
+        if idles and idle is None:
+            # A story in English would say only "does nothing" where another language
+            # says why: the English phrase comes first, the others translate it.
+            raise fail(f"{label}: 'idles' translates 'idle', which the card lacks", "idles")
+        for code, phrase in idles:
+            if phrase.endswith("."):
+                raise fail(
+                    f"{label}: 'idles': {code}: the phrase must not end with a full stop: "
+                    f"{show(phrase)}",
+                    "idles",
+                    code,
+                )
         discard = data.get("discard_after_use", False)
         if type(discard) is not bool:
             raise fail(
@@ -178,6 +200,7 @@ class CardDef:
             names=names,
             texts=texts,
             idle=" ".join(idle.split()) if idle is not None else None,
+            idles=idles,
             reveal_tokens=_enum(
                 RevealTokens, data.get("reveal_tokens", "gain"), fail, label, "reveal_tokens"
             ),
@@ -202,6 +225,7 @@ _CARD_FIELDS = frozenset(
         "text",
         "texts",
         "idle",
+        "idles",
         "reveal_tokens",
         "discard_after_use",
         "setup",
@@ -211,28 +235,38 @@ _CARD_FIELDS = frozenset(
 
 
 def languages(cards: Iterable[CardDef]) -> tuple[str, ...]:
-    """``en`` and every language code ``cards`` name (in ``names`` or ``texts``)."""
-    codes = {code for card in cards for code, _ in (*card.names, *card.texts)}
+    """``en`` and every language code ``cards`` name (in ``names``, ``texts`` or ``idles``)."""
+    codes = {code for card in cards for code, _ in (*card.names, *card.texts, *card.idles)}
     return ("en", *sorted(codes))
 
 
 def _translations(
-    data: Mapping[str, Any], field: str, example: str, fail: Any, label: str
+    data: Mapping[str, Any],
+    field: str,
+    example: str,
+    fail: Any,
+    label: str,
+    *,
+    english: str | None = None,
 ) -> tuple[tuple[str, str], ...]:
-    """``names`` or ``texts``: language codes mapped to non-empty strings, sorted."""
+    """``names``, ``texts`` or ``idles``: language codes mapped to non-empty strings,
+    sorted; ``english`` is the field that holds the English one (default: ``field``
+    without its final s)."""
+    english = english or field[:-1]
     value = data.get(field, {})
     if not isinstance(value, Mapping) or not all(
         type(k) is str and type(v) is str and v.strip() for k, v in value.items()
     ):
+        what = f"{field} ({example})" if field != "idles" else f"idle phrases ({example})"
         raise fail(
-            f"{label}: {field!r} must map language codes to {field} ({example}), not {show(value)}",
+            f"{label}: {field!r} must map language codes to {what}, not {show(value)}",
             field,
         )
     for code in value:
         if code == "en":
             raise fail(
                 f"{label}: {field!r}: English is the card's own "
-                f"{field[:-1]!r}, not a language code of {field!r}",
+                f"{english!r}, not a language code of {field!r}",
                 field,
                 code,
             )

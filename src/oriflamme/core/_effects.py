@@ -20,7 +20,18 @@ from ._bounds import MAX_INFLUENCE, MAX_STRING, question_problem, value_problem
 from ._budget import BUDGET, MAX_LINES, MAX_STEPS, Budget, OverBudget, steps_bound
 from ._decisions import FIRST, LAST, Answer, At, Decision, Options, Placements, new_decision
 from ._errors import OriflammeError, PluginError
-from ._events import Bribed, Discarded, Eliminated, Event, Gained, Lost, Moved, Placed, Stolen
+from ._events import (
+    Applied,
+    Bribed,
+    Discarded,
+    Eliminated,
+    Event,
+    Gained,
+    Lost,
+    Moved,
+    Placed,
+    Stolen,
+)
 from ._identity import NO_CARD, CardId
 from ._questions import asker, check_task, checked_options, words
 from ._rules import GameRules
@@ -245,8 +256,14 @@ class Effects(Board):
         index = cards.index(card)
         s.set_zone(zone, replaced(piles, seat, cards[:index] + cards[index + 1 :]))
 
-    def apply_ability(self, key: str, card: CardId) -> None:
-        """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot)."""
+    def apply_ability(self, key: str, card: CardId, source: CardId | None = None) -> None:
+        """Apply the ability of card key ``key`` with ``card`` acting (a copy, or a Plot).
+
+        ``source``: the card in the queue whose ability it is (``key`` is its key), which
+        an :class:`~.events.Applied` event then names, so that every family can tell
+        which ability acts; None for an ability named by its key alone."""
+        if source is not None and self._emitting:
+            self._emit(Applied, (card, source))
         self.rules.ability(key).activate(self, card)
 
     # Questions, and work to do after them.

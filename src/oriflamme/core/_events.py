@@ -160,6 +160,19 @@ class Activated(NamedTuple):
     kind: Literal["activated"] = "activated"
 
 
+class Applied(NamedTuple):
+    """Face-up ``card`` applies the ability of ``source``, a card in the queue, because
+    the card whose turn it is says so: a Shapeshifter copying an adjacent card
+    (``card`` is the Shapeshifter), a Plot activating a Character of its family
+    (``card`` and ``source`` are that Character). The events that follow, up to the
+    next :class:`Applied` or the end of the turn, are what that ability did.
+    """
+
+    card: CardId
+    source: CardId
+    kind: Literal["applied"] = "applied"
+
+
 class RoundEnded(NamedTuple):
     """The resolution phase of round ``round`` is over."""
 
@@ -189,6 +202,7 @@ Event = (
     | Stolen
     | Bribed
     | Activated
+    | Applied
     | RoundEnded
     | GameEnded
 )
@@ -209,6 +223,7 @@ EVENT_TYPES: dict[str, type[Any]] = {
         Stolen,
         Bribed,
         Activated,
+        Applied,
         RoundEnded,
         GameEnded,
     )
@@ -232,6 +247,7 @@ HOOKS: dict[str, str] = {
     "stolen": "influence_stolen",
     "bribed": "card_bribed",
     "activated": "card_activated",
+    "applied": "ability_applied",
     "round_ended": "round_ended",
     "game_ended": "game_ended",
 }

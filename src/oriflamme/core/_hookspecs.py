@@ -41,6 +41,7 @@ from ._effects import Effects
 from ._events import HOOKS as EVENT_HOOK_NAMES
 from ._events import (
     Activated,
+    Applied,
     Bribed,
     Discarded,
     Eliminated,
@@ -250,6 +251,12 @@ def card_bribed(game: Effects, event: Bribed) -> None:
 def card_activated(game: Effects, event: Activated) -> None:
     """A face-up card takes its turn in the resolution phase: its ability applies next
     (after its reveal, if it was revealed now)."""
+
+
+@hookspec
+def ability_applied(game: Effects, event: Applied) -> None:
+    """A card applies the ability of another card in the queue, as the card whose turn
+    it is says (a Shapeshifter's copy, a Plot's Character); that ability applies next."""
 
 
 @hookspec

@@ -25,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from oriflamme import CardDef, CardId, Observation, RevealTokens
 from oriflamme.events import (
     Activated,
+    Applied,
     Bribed,
     Discarded,
     Eliminated,
@@ -135,8 +136,10 @@ class Story:
                 and gain.amount == 1
             )
             line = self._eliminated(event, gain if merged else None)
+        elif isinstance(event, Applied):
+            line = self._applied(event)
         elif isinstance(event, Discarded):
-            line = self._discarded(event, lines)
+            line = self._discarded(event, following, lines)
         elif isinstance(event, Moved):
             line = self._moved(event)
         elif isinstance(event, Gained):
@@ -162,7 +165,7 @@ class Story:
         card = self._turn
         if card is not None and not self._did:
             definition = self._definition(card)
-            idle = definition.idle if definition is not None else None
+            idle = definition.idle_in(self.language) if definition is not None else None
             lines.append(f"{self._at(card)} {idle or 'does nothing'}.")
         self._turn = None
         self._did = False
@@ -242,10 +245,18 @@ class Story:
             return f"{line}: {self._score(gain.family, gain.amount)}."
         return line + "."
 
-    def _discarded(self, event: Discarded, lines: list[str]) -> str:
+    def _discarded(self, event: Discarded, following: Event | None, lines: list[str]) -> str:
         card = event.card
         definition = self._definition(card)
-        if card == self._turn and definition is not None and definition.discard_after_use:
+        if (
+            card == self._turn
+            and definition is not None
+            and definition.discard_after_use
+            # A card that discards itself first and then acts (a Plot) goes on with
+            # its turn: an ability applies next, or it is asking its question.
+            and not isinstance(following, Applied)
+            and not (following is None and self._seen is not None and self._seen.acting == card)
+        ):
             # Its discard after use follows whatever it did: if it did nothing, say so first.
             self._close(lines)
         self._hidden.discard(event.card)  # onto a face-up pile
@@ -254,6 +265,15 @@ class Story:
         if event.pile == "eliminated":
             return f"{line} onto the eliminated pile, as it carried a Bribery token."
         return line + "."
+
+    def _applied(self, event: Applied) -> str:
+        card, source = event.card, event.source
+        if card != source:  # a copy: a Shapeshifter's
+            return f"{self._at(card)} copies the ability of {self._at(source)}."
+        turn = self._turn
+        if turn is not None and turn != card:  # a Plot's Character, acting as itself
+            return f"{self._at(turn)} activates {self._at(card)}."
+        return f"{self._at(card)} applies its ability."
 
     def _moved(self, event: Moved) -> str:
         card = event.card
@@ -309,14 +329,14 @@ class Story:
             f"{family} {score}" + (" (you)" if family == self._you else "")
             for family, score in event.scores
         )
-        winners = event.winners
+        winners = [self._who(family) for family in event.winners]
         if len(winners) > 1:
-            result = f"a shared win for {', '.join(winners)}"
-        elif winners and winners[0] == self._you:
-            result = "you win"
+            result = f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+        elif winners:
+            result = "you win" if winners[0] == "you" else f"{winners[0]} wins"
         else:
-            result = f"{winners[0]} wins" if winners else "nobody wins"
-        return f"The game is over: {scores}; {result}."
+            result = "nobody wins"
+        return f"The game is over: {scores}. {_capital(result)}."
 
     # Naming things as the family saw them then.
 
@@ -339,7 +359,7 @@ class Story:
 
     def _score(self, family: str, amount: int) -> str:
         sign = f"+{amount}" if amount >= 0 else str(amount)
-        return sign if family == self._you else f"{family} {sign}"
+        return f"{self._who(family)} {sign}"
 
     def _name(self, card: CardId, *, face_down: bool | None = None) -> str:
         """``your face-down Lord``, ``blue's Soldier``, ``blue's face-down card``."""

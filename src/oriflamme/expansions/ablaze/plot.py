@@ -77,7 +77,7 @@ class Plot(Ability):
     def apply(self, game: Effects, card: CardId, position: int) -> None:
         character = game.top(position)
         # The Character acts as itself: its position, its name, its owner.
-        game.apply_ability(game.key(character), character)
+        game.apply_ability(game.key(character), character, character)
 
     def spend(self, game: Effects, card: CardId, family: str, left: int) -> None:
         """Token by token, once the previous activation is fully resolved."""

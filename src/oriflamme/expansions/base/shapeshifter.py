@@ -26,4 +26,5 @@ class Shapeshifter(Ability):
         game.ask_target(card, options, self.copy)
 
     def copy(self, game: Effects, card: CardId, position: int) -> None:
-        game.apply_ability(game.key(game.top(position)), card)
+        copied = game.top(position)
+        game.apply_ability(game.key(copied), card, copied)
