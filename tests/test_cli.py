@@ -370,7 +370,7 @@ def test_play_reaches_the_final_scores(registry: Registry) -> None:
     text = out.getvalue()
     assert "Please type a number from 1 to" in text  # bad input asks again
     assert "=== Round 6 of 6" in text
-    assert "Final scores: red" in text
+    assert "The game is over: red" in text
     assert "Your hand:" in text
     assert "Influence: red" in text
 
@@ -391,7 +391,7 @@ def test_play_with_ablaze_cards_reaches_the_final_scores(
         typed = answers("1", "2")
         args = play_args(seed=seed, **choice)
         assert play_command(args, registry, read=functools.partial(_next, typed), out=out) == 0
-        assert "Final scores: red" in out.getvalue(), f"seed {seed}"
+        assert "The game is over: red" in out.getvalue(), f"seed {seed}"
 
 
 def test_play_leaves_cleanly_at_the_end_of_input(registry: Registry) -> None:
@@ -447,7 +447,7 @@ def test_play_reads_bytes_that_are_not_utf8_as_a_wrong_answer() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert b"Please type a number from 1 to 7" in result.stdout
-    assert b"Final scores:" in result.stdout
+    assert b"The game is over: " in result.stdout
     assert result.stderr == b""
 
 
@@ -461,7 +461,7 @@ def test_play_as_a_command_with_piped_answers() -> None:
         check=False,
     )
     assert result.returncode == 0, result.stderr
-    assert "Final scores:" in result.stdout
+    assert "The game is over: " in result.stdout
     assert result.stderr == ""
 
 
@@ -505,7 +505,7 @@ def test_play_against_a_bot_of_each_kind(registry: Registry) -> None:
     assert play_command(args, registry, read=lambda _p: next(typed), out=out) == 0
     text = out.getvalue()
     assert "Bots: blue ismcts:iterations=3, green heuristic, yellow random" in text
-    assert "Final scores: red" in text
+    assert "The game is over: red" in text
 
 
 def test_play_names_one_bot_for_all_or_one_per_other_seat(

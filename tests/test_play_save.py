@@ -64,7 +64,7 @@ def test_a_game_continued_from_its_save_ends_as_it_would_have(
     resumed = play(f"--load {part} --save {part} {BOTS}", registry, typing(None))
     assert part.read_text(encoding="utf-8") == whole.read_text(encoding="utf-8")
     assert load(whole.read_text(encoding="utf-8"), registry=registry).over
-    final = [line for line in ending.splitlines() if line.startswith("Final scores: ")]
+    final = [line for line in ending.splitlines() if line.startswith("The game is over: ")]
     assert final
     assert final[0] in resumed.splitlines()
     assert f"Oriflamme: the game saved in {part}, 4 families, sets {sets}, seed {seed}" in resumed
@@ -93,7 +93,7 @@ def test_a_loaded_game_over_shows_its_final_scores(registry: Registry, tmp_path:
     save = tmp_path / "game.json"
     ending = play(f"--families 3 --seed 2 --bots random --save {save}", registry, typing(None))
     again = play(f"--load {save} --bots random", registry, typing(0))
-    final = [line for line in ending.splitlines() if line.startswith("Final scores: ")]
+    final = [line for line in ending.splitlines() if line.startswith("The game is over: ")]
     assert final[0] in again.splitlines()
     assert "Which card" not in again
     assert "Type the number of an answer" not in again  # nothing is asked

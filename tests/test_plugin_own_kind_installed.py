@@ -263,7 +263,7 @@ def test_the_cli_plays_on_from_the_save(venv: Path, omen: dict[str, Any], tmp_pa
     # Seat 1 leaves at its next question; when it has none left (the save may be taken
     # in the last round), the bots play the game to its end.
     left = "You left the game." in run.stdout
-    assert left or "Final scores: " in run.stdout, run.stdout[-2000:]
+    assert left or "The game is over: " in run.stdout, run.stdout[-2000:]
     assert "The game is saved in" not in run.stdout  # no --save: nothing is said of one
 
 

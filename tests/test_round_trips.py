@@ -295,7 +295,7 @@ def test_a_game_on_the_command_line_saves_and_loads_back_at_every_answer(
         assert f"seed {seed} (replay with --seed {seed})" in left
         before = len(written)
         ended = _play(["--load", str(save), "--save", str(save), *setup], _typing(None))
-    assert "Final scores: " in ended
+    assert "The game is over: " in ended
     assert len(written) > before > 0
     assert load(written[-1], registry=REGISTRY).over
     assert all(json.loads(text)["config"]["seed"] == seed for text in written)

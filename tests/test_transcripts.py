@@ -79,8 +79,9 @@ def test_every_influence_change_names_its_card_and_counts_once(registry: Registr
         for part in found.group(1).split(", "):
             family, _, amount = part.rpartition(" ")
             total[you if family == "you" else family] += int(amount)
-    final = next(line for line in lines if line.startswith("Final scores: "))
-    assert dict(total) == _scores(final.removeprefix("Final scores: "))
+    # The last line: "The game is over: red 2 (you), blue 9. Blue wins."
+    final = next(line for line in lines if line.startswith("The game is over: "))
+    assert dict(total) == _scores(final.removeprefix("The game is over: ").rsplit(". ", 1)[0])
     for kind in ("eliminated", "is discarded", "placed", "Bribery token on", "moved"):
         for line in (line for line in lines if f" {kind}" in line):
             assert re.match(r"(You|Your|[A-Z][a-z]+'s|[A-Z][a-z]+) ", line), line

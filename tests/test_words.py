@@ -341,7 +341,7 @@ def test_a_plugin_card_s_words_are_printed_escaped(
     printed = out.getvalue()
     clean(printed)
     assert "\\x1b[2J\\x1b]0;pwned\\x07\\x00\\x9b31m\\u202eevil\\u2066\\x7f" in printed
-    assert {"en": "Final scores: ", "fr": "Scores finaux : "}[language] in printed
+    assert {"en": "The game is over: ", "fr": "La partie est terminée : "}[language] in printed
 
 
 def hostile_target(registry: Registry) -> Game:

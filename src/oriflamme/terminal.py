@@ -7,7 +7,7 @@ lists the game's cards with their texts (``c N`` or a card's name, with or witho
 accents and capitals, shows one) and asks again. Bad input asks again; ``q``, Ctrl-C or
 the end of input leave cleanly. ``--language`` (``en``, ``fr``, ``pl``) is the language of
 everything the game says, card names and texts included (those the card data has in it;
-the others in English). The final scores are said once, at the end, after the story.
+the others in English). The story's last line gives the final scores and who won.
 ``--save`` writes the game after every answer; ``--load`` goes on with a saved one, its
 bots drawing what they would have drawn uninterrupted (:func:`turn_seed`).
 
@@ -36,7 +36,6 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
 from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
-from oriflamme.events import GameEnded
 from oriflamme.text import (
     Story,
     Words,
@@ -49,7 +48,6 @@ from oriflamme.text import (
     phase_name,
     question_text,
     quote,
-    scores,
     terminal_text,
     view_lines,
 )
@@ -198,7 +196,9 @@ class TerminalGame:
         if not (resumed and game.over):  # a finished game asks nothing: only its scores
             self.say(self.text("how"))
         if resumed:  # the story so far was told before the save: it goes on from here
-            self.story.read(game.observe(self.you))
+            told = self.story.read(game.observe(self.you))
+            if game.over and told:
+                self.say(told[-1])  # a game over: its end, the scores and who won
         if self.save is not None:
             self.save(game)
         try:
@@ -228,28 +228,12 @@ class TerminalGame:
             if self.on_leaving is not None and not game.over:
                 self.say(self.on_leaving)
             return left.status
-        words = self.words()
-        self.show_news(words)
-        seen = words.seen
-        self.say("")
-        self.say(self.text("final", scores=scores(words, seen.influence.items())))
-        winners = seen.winners
-        if len(winners) > 1:
-            names = ", ".join(self.family(winner) for winner in winners)
-            self.say(self.text("shared", winners=names))
-        elif winners[0] == self.you:
-            self.say(self.text("you_win"))
-        else:
-            won = self.text("wins", winner=self.family(winners[0]))
-            self.say(won[:1].upper() + won[1:])  # a line begins with a capital: Green wins.
+        # The story's last line says the game is over, the scores and who won: once.
+        self.show_news(self.words())
         return 0
 
     def show_news(self, words: Words) -> None:
-        events = words.seen.events
-        if events and isinstance(events[-1], GameEnded):
-            # The scores are told once, by the final lines below, not by the story too.
-            events = events[:-1]
-        for line in self.story.read(words.seen, events):
+        for line in self.story.read(words.seen):
             self.say(line)
 
     def show(self, words: Words) -> None:

@@ -36,7 +36,7 @@ files are ours to split otherwise without breaking an import.
 
 # The engine's own words come first: the modules below import them from here.
 from ..core import QUOTE, control_problem, cut, escaped, one_line, quote, short
-from ._describe import Words, game_table, in_card_order, phase_name, scores, table, view_lines
+from ._describe import Words, game_table, in_card_order, phase_name, table, view_lines
 from ._kinds import Naming, answer_text, question_text
 from ._languages import LANGUAGES, colour, counted, language_name
 from ._story import Story, story_lines
@@ -61,7 +61,6 @@ __all__ = [
     "phase_name",
     "question_text",
     "quote",
-    "scores",
     "short",
     "story_lines",
     "table",

@@ -1,19 +1,23 @@
-"""The story of a game for one family: a line per thing that happened, in English.
+"""The story of a game for one family: a line per thing that happened, in English,
+French or Polish (``language``; card names from the card data, in English where it has
+none in the language).
 
 A :class:`Story` reads the events of that family's observations, in order, and tells
 each one naming the card behind it and its owner: "Blue's Soldier (position 3)
 eliminated your face-down Lord: blue +1." Nothing is told twice: the Influence a
 reveal or an elimination brings is told on its line, not again on its own. A card
 whose turn did nothing says so, in its own words when its card data gives them
-(``idle``). The terminal prints these lines and the web page shows them as its log.
+(``idle``, ``idles``: in a language it has no words in, the card "does nothing"). The
+terminal prints these lines and the web page shows them as its log.
 
 Events name cards by id; where a card sits is kept here by following the events
 (every change to the queue is one), so a line can say "position 3" as the table
 showed it then. What a card is called comes from the observation, which names only
 cards the family may see; a card another family placed is never named at its
 placement, nor while it lies hidden, even if it is known later: the story read whole
-is the story read as it happened. Card names may be in another language
-(``language``: a code the card data names, e.g. ``fr`` or ``pl``). Each line is
+is the story read as it happened. In French and Polish a card is named by a label
+after its name, ``Soldat (Bleu, position 3)``, and Polish tells what happens in the
+present tense, so that no word has to agree with a card's name. Each line is
 printable as it is: a character a terminal would obey, in a plugin's card name or a
 save's family name, is written out (:func:`~oriflamme.text.escaped`).
 """
@@ -41,7 +45,9 @@ from oriflamme.events import (
     Stolen,
     TokenAdded,
 )
-from oriflamme.text import counted, escaped
+from oriflamme.text import escaped
+
+from ._languages import Templates, colour, counted, spoken
 
 
 def _capital(line: str) -> str:
@@ -112,10 +118,7 @@ class Story:
         line: str | None = None
         merged = False
         if isinstance(event, RoundStarted):
-            first = (
-                "you place" if event.first_player == self._you else f"{event.first_player} places"
-            )
-            line = f"Round {event.round} begins: {first} first."
+            line = self._round(event)
         elif isinstance(event, Placed):
             line = self._placed(event)
         elif isinstance(event, TokenAdded):
@@ -151,7 +154,7 @@ class Story:
         elif isinstance(event, Bribed):
             line = self._bribed(event)
         elif isinstance(event, RoundEnded):
-            line = f"Round {event.round} is over."
+            line = self._say("round.over", round=event.round)
         elif isinstance(event, GameEnded):
             line = self._ended(event)
         if line is not None:
@@ -166,11 +169,26 @@ class Story:
         if card is not None and not self._did:
             definition = self._definition(card)
             idle = definition.idle_in(self.language) if definition is not None else None
-            lines.append(f"{self._at(card)} {idle or 'does nothing'}.")
+            # The card data's idle words, if it has them in this language: else, rather
+            # than an English phrase in a French line, "does nothing" in the line's.
+            if (
+                idle
+                and definition is not None
+                and (spoken(self.language) == "en" or self.language in dict(definition.idles))
+            ):
+                lines.append(self._say("idle", card=self._at(card), idle=idle))
+            else:
+                lines.append(self._say("idle.nothing", card=self._at(card)))
         self._turn = None
         self._did = False
 
     # Each kind of event.
+
+    def _round(self, event: RoundStarted) -> str:
+        if event.first_player == self._you:
+            return self._say("round.you", round=event.round)
+        family = self._family(event.first_player)
+        return self._say("round.other", round=event.round, family=family)
 
     def _placed(self, event: Placed) -> str:
         queue = self._queue
@@ -178,71 +196,78 @@ class Story:
         by = self._turn  # named where it stood as it acted, before the queue changes
         acting = self._at(by) if by is not None and self._where(by) is not None else None
         if event.on is not None:
-            where = f"on top of position {event.position + 1}, covering {self._name(event.on)}"
+            where = self._say(
+                "placed.on", position=event.position + 1, covered=self._name(event.on)
+            )
             if event.position < len(queue):
                 queue[event.position].append(card)
         else:
             if not queue:
-                where = "to start the queue (position 1)"
+                where = self._say("placed.start")
             elif event.position == 0:
-                where = "at the first end (position 1)"
+                where = self._say("placed.first")
             elif event.position >= len(queue):
-                where = f"at the last end (position {len(queue) + 1})"
+                where = self._say("placed.last", position=len(queue) + 1)
             else:
-                where = f"as position {event.position + 1}"
+                where = self._say("placed.as", position=event.position + 1)
             queue.insert(min(event.position, len(queue)), [card])
         if not event.face_up and self._seen is not None and card not in self._seen.own_keys:
             self._hidden.add(card)
         if event.face_up:  # put in by the card whose turn it is (a Prince, an Impersonation)
             self._up.add(card)
             if acting is not None and by != card:
-                return f"{acting} put {self._name(card)} into the queue face up {where}."
-            return f"{self._name(card)} came into the queue face up {where}."
+                return self._say("placed.put", by=acting, card=self._name(card), where=where)
+            return self._say("placed.came", card=self._name(card), where=where)
         if event.family == self._you:
-            return f"you placed {self._name(card, face_down=False)} face down {where}."
-        return f"{event.family} placed a card face down {where}."
+            named = self._name(card, face_down=False)
+            return self._say("placed.you", card=named, where=where)
+        return self._say("placed.other", family=self._family(event.family), where=where)
 
     def _token(self, event: TokenAdded) -> str:
         card = event.card
-        who = self._who(event.family)
-        if who != "you" and self._owner(card) == self._colour(card):
-            kept = f"its card at position {event.position + 1}"
-        else:
-            kept = f"{self._name(card, face_down=False)} (position {event.position + 1})"
-        return f"{who} kept {kept} face down: {counted(event.tokens, 'token')} on it now."
+        tokens = counted(event.tokens, "token", self.language)
+        position = event.position + 1
+        if event.family == self._you:
+            kept = self._name(card, face_down=False, position=position)
+            return self._say("token.you", card=kept, tokens=tokens)
+        family = self._family(event.family)
+        if self._owner(card) == self._colour(card):
+            return self._say("token.own", family=family, position=position, tokens=tokens)
+        kept = self._name(card, face_down=False, position=position)
+        return self._say("token.other", family=family, card=kept, tokens=tokens)
 
     def _revealed(self, event: Revealed) -> str:
         self._up.add(event.card)
         self._hidden.discard(event.card)
-        line = f"{self._at(event.card)} is revealed"
+        card = self._at(event.card)
         if not event.tokens:
-            return line + "."
-        with_tokens = f"{line} with {counted(event.tokens, 'token')}"
+            return self._say("revealed", card=card)
+        tokens = counted(event.tokens, "token", self.language)
         if not event.gained:
-            one = event.tokens == 1
+            many = "one" if event.tokens == 1 else "many"
             definition = self._definition(event.card)
             if definition is not None and definition.reveal_tokens is RevealTokens.SUPPLY:
-                return f"{with_tokens}, which {'goes' if one else 'go'} back to the supply."
-            return f"{with_tokens}, which {'stays' if one else 'stay'} on it for its ability."
-        return f"{with_tokens}: {self._score(event.family, event.gained)}."
+                return self._say(f"revealed.supply.{many}", card=card, tokens=tokens)
+            return self._say(f"revealed.stay.{many}", card=card, tokens=tokens)
+        score = self._score(event.family, event.gained)
+        return self._say("revealed.gained", card=card, tokens=tokens, score=score)
 
     def _eliminated(self, event: Eliminated, gain: Gained | None) -> str:
         card = event.card
         self._hidden.discard(card)  # turned face up as it goes (RULINGS R5)
-        was = self._name(card, face_down=event.face_down)
-        where = self._where(card)
-        victim = was if where is None else f"{was} (position {where})"
+        victim = self._name(card, face_down=event.face_down, position=self._where(card))
         if event.by is None:
-            line = f"{victim} was eliminated"
+            line = self._say("eliminated", card=victim)
         elif event.by == card:
-            line = f"{self._at(card)} eliminated itself"
+            line = self._say("eliminated.itself", card=self._at(card))
         else:
-            line = f"{self._at(event.by)} eliminated {victim}"
+            line = self._say("eliminated.by", by=self._at(event.by), card=victim)
         if event.tokens:
-            line += f", and its {counted(event.tokens, 'token')} went back to the supply"
+            tokens = counted(event.tokens, "token", self.language)
+            line += self._say("eliminated.tokens", tokens=tokens)
         self._leave(card)
         if gain is not None:
-            return f"{line}: {self._score(gain.family, gain.amount)}."
+            return self._say("scored", line=line, score=self._score(gain.family, gain.amount))
         return line + "."
 
     def _discarded(self, event: Discarded, following: Event | None, lines: list[str]) -> str:
@@ -260,20 +285,20 @@ class Story:
             # Its discard after use follows whatever it did: if it did nothing, say so first.
             self._close(lines)
         self._hidden.discard(event.card)  # onto a face-up pile
-        line = f"{self._at(event.card)} is discarded"
+        at = self._at(event.card)
         self._leave(event.card)
         if event.pile == "eliminated":
-            return f"{line} onto the eliminated pile, as it carried a Bribery token."
-        return line + "."
+            return self._say("discarded.bribed", card=at, bribery=self._card_name("bribery"))
+        return self._say("discarded", card=at)
 
     def _applied(self, event: Applied) -> str:
         card, source = event.card, event.source
         if card != source:  # a copy: a Shapeshifter's
-            return f"{self._at(card)} copies the ability of {self._at(source)}."
+            return self._say("applied.copy", card=self._at(card), source=self._at(source))
         turn = self._turn
         if turn is not None and turn != card:  # a Plot's Character, acting as itself
-            return f"{self._at(turn)} activates {self._at(card)}."
-        return f"{self._at(card)} applies its ability."
+            return self._say("applied.by", by=self._at(turn), card=self._at(card))
+        return self._say("applied", card=self._at(card))
 
     def _moved(self, event: Moved) -> str:
         card = event.card
@@ -283,60 +308,80 @@ class Story:
         queue = self._queue
         self._lift(card)  # it keeps its face and any Bribery token
         queue.insert(min(event.to, len(queue)), [card])
-        move = f"from position {event.source + 1} to position {event.to + 1}"
+        source, to = event.source + 1, event.to + 1
         if acting is not None:
-            return f"{acting} moved {name} {move}."
-        return f"{name} moved {move}."
+            return self._say("moved.by", by=acting, card=name, source=source, to=to)
+        return self._say("moved", card=name, source=source, to=to)
 
     def _gained(self, event: Gained) -> str:
-        who = self._who(event.family)
-        amount = f"{event.amount} Influence"
+        amount = counted(event.amount, "influence", self.language)
+        you = "you" if event.family == self._you else "other"
+        family = self._family(event.family)
         if event.card is None:
-            return f"{who} gained {amount}."
+            return self._say(f"gained.{you}", family=family, amount=amount)
         score = self._score(event.family, event.amount)
+        at = self._at(event.card)
         if self._owner(event.card) == event.family:
-            return f"{self._at(event.card)} gains {amount}: {score}."
-        return f"{self._at(event.card)} gives {who} {amount}: {score}."
+            return self._say("gained.card", card=at, amount=amount, score=score)
+        return self._say(f"given.{you}", card=at, family=family, amount=amount, score=score)
 
     def _lost(self, event: Lost) -> str:
-        who = self._who(event.family)
-        amount = f"{event.amount} Influence"
+        amount = counted(event.amount, "influence", self.language)
+        you = "you" if event.family == self._you else "other"
+        family = self._family(event.family)
         score = self._score(event.family, -event.amount)
         if event.card is None:
-            return f"{who} lost {amount}: {score}."
-        return f"{self._at(event.card)} makes {who} lose {amount}: {score}."
+            return self._say(f"lost.{you}", family=family, amount=amount, score=score)
+        at = self._at(event.card)
+        return self._say(f"lost.card.{you}", card=at, family=family, amount=amount, score=score)
 
     def _stolen(self, event: Stolen) -> str:
-        amount = f"{event.amount} Influence"
-        victim = self._who(event.victim)
+        amount = counted(event.amount, "influence", self.language)
         gain = self._score(event.thief, event.amount)
         loss = self._score(event.victim, -event.amount)
-        by = self._who(event.thief) if event.card is None else self._at(event.card)
+        thief = self._family(event.thief)
+        victim = self._family(event.victim)
+        if event.card is None and event.thief == self._you:
+            return self._say("stolen.you", victim=victim, amount=amount, gain=gain, loss=loss)
+        by = thief if event.card is None else self._at(event.card)
         if event.card is not None and self._owner(event.card) != event.thief:
-            by += f" (for {self._who(event.thief)})"
-        return f"{by} stole {amount} from {victim}: {gain}, {loss}."
+            you = "you" if event.thief == self._you else "other"
+            by = self._say(f"stolen.for.{you}", card=by, family=thief)
+        robbed = "you" if event.victim == self._you else "other"
+        return self._say(
+            f"stolen.from.{robbed}", by=by, victim=victim, amount=amount, gain=gain, loss=loss
+        )
 
     def _bribed(self, event: Bribed) -> str:
         target = self._at(event.card)
         self._bribes[event.card] = event.family
-        who = self._who(event.family)
+        you = "you" if event.family == self._you else "other"
         by = self._turn
-        lead = f"{self._at(by)} put" if by is not None and by != event.card else f"{who} put"
-        return f"{lead} {_possessive(who)} Bribery token on {target}: it belongs to {who} now."
+        bribery = self._card_name("bribery")
+        family = self._family(event.family)
+        if by is not None and by != event.card:
+            return self._say(
+                f"bribed.card.{you}", by=self._at(by), family=family, card=target, bribery=bribery
+            )
+        return self._say(f"bribed.{you}", family=family, card=target, bribery=bribery)
 
     def _ended(self, event: GameEnded) -> str:
+        mark = self._say("you_mark")
         scores = ", ".join(
-            f"{family} {score}" + (" (you)" if family == self._you else "")
+            f"{self._family(family)} {score}" + (mark if family == self._you else "")
             for family, score in event.scores
         )
         winners = [self._who(family) for family in event.winners]
         if len(winners) > 1:
-            result = f"{', '.join(winners[:-1])} and {winners[-1]} share the win"
+            result = self._say("result.shared", winners=", ".join(winners[:-1]), last=winners[-1])
         elif winners:
-            result = "you win" if winners[0] == "you" else f"{winners[0]} wins"
+            if event.winners[0] == self._you:
+                result = self._say("result.you")
+            else:
+                result = self._say("result.other", winner=winners[0])
         else:
-            result = "nobody wins"
-        return f"The game is over: {scores}. {_capital(result)}."
+            result = self._say("result.none")
+        return self._say("ended", scores=scores, result=_capital(result))
 
     # Naming things as the family saw them then.
 
@@ -354,23 +399,48 @@ class Story:
     def _owner(self, card: CardId) -> str:
         return self._bribes.get(card, self._colour(card))
 
-    def _who(self, family: str) -> str:
-        return "you" if family == self._you else family
+    def _say(self, key: str, /, **values: object) -> str:
+        return _say(self.language, key, **values)
+
+    def _family(self, family: str) -> str:
+        """``family`` as the story's language names it (``Bleu``, ``Niebieski``)."""
+        return colour(family, self.language)
+
+    def _card_name(self, key: str) -> str:
+        """The name of the card ``key`` in the story's language (``Bribery``...)."""
+        definition = self.definitions.get(key)
+        return definition.name_in(self.language) if definition is not None else key
 
     def _score(self, family: str, amount: int) -> str:
         sign = f"+{amount}" if amount >= 0 else str(amount)
         return f"{self._who(family)} {sign}"
 
-    def _name(self, card: CardId, *, face_down: bool | None = None) -> str:
-        """``your face-down Lord``, ``blue's Soldier``, ``blue's face-down card``."""
-        owner = _possessive(self._who(self._owner(card)))
+    def _who(self, family: str) -> str:
+        """``you`` (in the story's language) for the reader's family, else its colour."""
+        return self._say("you") if family == self._you else self._family(family)
+
+    def _name(
+        self, card: CardId, *, face_down: bool | None = None, position: int | None = None
+    ) -> str:
+        """``your face-down Lord``, ``blue's Soldier``, ``blue's face-down card``; with
+        its ``position`` if given: ``blue's Soldier (position 3)``. In French and Polish
+        the owner and the position are a label after the name, so that no word has to
+        agree with the card's name: ``Soldat (Bleu, position 3)``."""
+        owner = self._owner(card)
+        whose = "yours" if owner == self._you else "theirs"
         definition = self._definition(card)
         if face_down is None:  # only a card in the queue lies face down
             face_down = card not in self._up and self._where(card) is not None
         if definition is None:
-            return f"{owner} face-down card" if face_down else f"{owner} card"
-        name = definition.name_in(self.language)
-        return f"{owner} face-down {name}" if face_down else f"{owner} {name}"
+            shape = "hidden" if face_down else "unknown"
+            name = ""
+        else:
+            shape = "down" if face_down else "up"
+            name = definition.name_in(self.language)
+        at = "" if position is None else ".at"
+        return self._say(
+            f"name.{whose}.{shape}{at}", owner=self._family(owner), name=name, position=position
+        )
 
     def _where(self, card: CardId) -> int | None:
         """``card``'s position as the table counts them (from 1), if it is in the queue."""
@@ -381,9 +451,7 @@ class Story:
 
     def _at(self, card: CardId) -> str:
         """``card`` named with its position: ``blue's Soldier (position 3)``."""
-        where = self._where(card)
-        name = self._name(card)
-        return name if where is None else f"{name} (position {where})"
+        return self._name(card, position=self._where(card))
 
     def _colour(self, card: CardId) -> str:
         seen = self._seen
@@ -406,12 +474,373 @@ class Story:
         self._bribes.pop(card, None)
 
 
-def _possessive(who: str) -> str:
-    return "your" if who == "you" else f"{who}'s"
-
-
 def story_lines(
     seen: Observation, definitions: Mapping[str, CardDef], language: str = "en"
 ) -> list[str]:
     """The whole story of ``seen``'s game so far, as ``seen``'s family reads it."""
     return Story(definitions, language).read(seen)
+
+
+#: The story's sentences, in each language.
+_say = Templates(
+    "story",
+    {
+        # A card by its owner, its face and its name; ``.at`` adds its position.
+        "name.yours.up": {"en": "your {name}", "fr": "votre {name}", "pl": "{name} (twoja karta)"},
+        "name.yours.up.at": {
+            "en": "your {name} (position {position})",
+            "fr": "votre {name} (position {position})",
+            "pl": "{name} (twoja karta, pozycja {position})",
+        },
+        "name.yours.down": {
+            "en": "your face-down {name}",
+            "fr": "votre {name} face cachée",
+            "pl": "{name} (twoja karta, zakryta)",
+        },
+        "name.yours.down.at": {
+            "en": "your face-down {name} (position {position})",
+            "fr": "votre {name} face cachée (position {position})",
+            "pl": "{name} (twoja karta, zakryta, pozycja {position})",
+        },
+        "name.yours.hidden": {
+            "en": "your face-down card",
+            "fr": "votre carte face cachée",
+            "pl": "twoja zakryta karta",
+        },
+        "name.yours.hidden.at": {
+            "en": "your face-down card (position {position})",
+            "fr": "votre carte face cachée (position {position})",
+            "pl": "twoja zakryta karta (pozycja {position})",
+        },
+        "name.yours.unknown": {"en": "your card", "fr": "votre carte", "pl": "twoja karta"},
+        "name.yours.unknown.at": {
+            "en": "your card (position {position})",
+            "fr": "votre carte (position {position})",
+            "pl": "twoja karta (pozycja {position})",
+        },
+        "name.theirs.up": {
+            "en": "{owner}'s {name}",
+            "fr": "{name} ({owner})",
+            "pl": "{name} ({owner})",
+        },
+        "name.theirs.up.at": {
+            "en": "{owner}'s {name} (position {position})",
+            "fr": "{name} ({owner}, position {position})",
+            "pl": "{name} ({owner}, pozycja {position})",
+        },
+        "name.theirs.down": {
+            "en": "{owner}'s face-down {name}",
+            "fr": "{name} ({owner}, face cachée)",
+            "pl": "{name} ({owner}, karta zakryta)",
+        },
+        "name.theirs.down.at": {
+            "en": "{owner}'s face-down {name} (position {position})",
+            "fr": "{name} ({owner}, face cachée, position {position})",
+            "pl": "{name} ({owner}, karta zakryta, pozycja {position})",
+        },
+        "name.theirs.hidden": {
+            "en": "{owner}'s face-down card",
+            "fr": "carte face cachée ({owner})",
+            "pl": "zakryta karta ({owner})",
+        },
+        "name.theirs.hidden.at": {
+            "en": "{owner}'s face-down card (position {position})",
+            "fr": "carte face cachée ({owner}, position {position})",
+            "pl": "zakryta karta ({owner}, pozycja {position})",
+        },
+        "name.theirs.unknown": {
+            "en": "{owner}'s card",
+            "fr": "carte ({owner})",
+            "pl": "karta ({owner})",
+        },
+        "name.theirs.unknown.at": {
+            "en": "{owner}'s card (position {position})",
+            "fr": "carte ({owner}, position {position})",
+            "pl": "karta ({owner}, pozycja {position})",
+        },
+        "round.you": {
+            "en": "Round {round} begins: you place first.",
+            "fr": "Le tour {round} commence : vous placez en premier.",
+            "pl": "Zaczyna się runda {round}: rozstawianie zaczynasz ty.",
+        },
+        "round.other": {
+            "en": "Round {round} begins: {family} places first.",
+            "fr": "Le tour {round} commence : {family} place en premier.",
+            "pl": "Zaczyna się runda {round}: rozstawianie zaczyna {family}.",
+        },
+        "round.over": {
+            "en": "Round {round} is over.",
+            "fr": "Le tour {round} est terminé.",
+            "pl": "Koniec rundy {round}.",
+        },
+        "idle": {"en": "{card} {idle}.", "fr": "{card} {idle}.", "pl": "{card} {idle}."},
+        "idle.nothing": {
+            "en": "{card} does nothing.",
+            "fr": "{card} ne fait rien.",
+            "pl": "{card} nic nie robi.",
+        },
+        "placed.on": {
+            "en": "on top of position {position}, covering {covered}",
+            "fr": "sur la position {position}, par-dessus {covered}",
+            "pl": "na pozycję {position}, na wierzch karty: {covered}",
+        },
+        "placed.start": {
+            "en": "to start the queue (position 1)",
+            "fr": "pour commencer la File (position 1)",
+            "pl": "jako pierwszą kartę Kolejki (pozycja 1)",
+        },
+        "placed.first": {
+            "en": "at the first end (position 1)",
+            "fr": "en tête de la File (position 1)",
+            "pl": "na początku Kolejki (pozycja 1)",
+        },
+        "placed.last": {
+            "en": "at the last end (position {position})",
+            "fr": "en queue de la File (position {position})",
+            "pl": "na końcu Kolejki (pozycja {position})",
+        },
+        "placed.as": {
+            "en": "as position {position}",
+            "fr": "en position {position}",
+            "pl": "jako pozycję {position}",
+        },
+        "placed.put": {
+            "en": "{by} put {card} into the queue face up {where}.",
+            "fr": "{by} met {card} dans la File, face visible, {where}.",
+            "pl": "{by} wprowadza do Kolejki odkrytą kartę: {card}, {where}.",
+        },
+        "placed.came": {
+            "en": "{card} came into the queue face up {where}.",
+            "fr": "{card} entre dans la File, face visible, {where}.",
+            "pl": "{card} wchodzi do Kolejki jako odkryta karta, {where}.",
+        },
+        "placed.you": {
+            "en": "you placed {card} face down {where}.",
+            "fr": "vous placez {card} face cachée {where}.",
+            "pl": "kładziesz zakrytą kartę: {card}, {where}.",
+        },
+        "placed.other": {
+            "en": "{family} placed a card face down {where}.",
+            "fr": "{family} place une carte face cachée {where}.",
+            "pl": "{family} kładzie zakrytą kartę {where}.",
+        },
+        "token.you": {
+            "en": "you kept {card} face down: {tokens} on it now.",
+            "fr": "vous laissez {card} face cachée : {tokens} dessus désormais.",
+            "pl": "zostawiasz zakrytą kartę: {card}; żetony na niej: {tokens}.",
+        },
+        "token.own": {
+            "en": "{family} kept its card at position {position} face down: {tokens} on it now.",
+            "fr": "{family} laisse sa carte en position {position} face cachée : {tokens} "
+            "dessus désormais.",
+            "pl": "{family} zostawia zakrytą swoją kartę z pozycji {position}; żetony na niej: "
+            "{tokens}.",
+        },
+        "token.other": {
+            "en": "{family} kept {card} face down: {tokens} on it now.",
+            "fr": "{family} laisse {card} face cachée : {tokens} dessus désormais.",
+            "pl": "{family} zostawia zakrytą kartę: {card}; żetony na niej: {tokens}.",
+        },
+        "revealed": {
+            "en": "{card} is revealed.",
+            "fr": "{card} se révèle.",
+            "pl": "{card} ujawnia się.",
+        },
+        "revealed.supply.one": {
+            "en": "{card} is revealed with {tokens}, which goes back to the supply.",
+            "fr": "{card} se révèle ; les jetons posés dessus ({tokens}) retournent à la réserve.",
+            "pl": "{card} ujawnia się; żetony z karty ({tokens}) wracają do zasobów ogólnych.",
+        },
+        "revealed.supply.many": {
+            "en": "{card} is revealed with {tokens}, which go back to the supply.",
+            "fr": "{card} se révèle ; les jetons posés dessus ({tokens}) retournent à la réserve.",
+            "pl": "{card} ujawnia się; żetony z karty ({tokens}) wracają do zasobów ogólnych.",
+        },
+        "revealed.stay.one": {
+            "en": "{card} is revealed with {tokens}, which stays on it for its ability.",
+            "fr": "{card} se révèle ; les jetons posés dessus ({tokens}) y restent pour sa "
+            "capacité.",
+            "pl": "{card} ujawnia się; żetony ({tokens}) zostają na karcie dla jej zdolności.",
+        },
+        "revealed.stay.many": {
+            "en": "{card} is revealed with {tokens}, which stay on it for its ability.",
+            "fr": "{card} se révèle ; les jetons posés dessus ({tokens}) y restent pour sa "
+            "capacité.",
+            "pl": "{card} ujawnia się; żetony ({tokens}) zostają na karcie dla jej zdolności.",
+        },
+        "revealed.gained": {
+            "en": "{card} is revealed with {tokens}: {score}.",
+            "fr": "{card} se révèle avec {tokens} : {score}.",
+            "pl": "{card} ujawnia się; żetony z karty ({tokens}) trafiają do właściciela: {score}.",
+        },
+        "eliminated": {
+            "en": "{card} was eliminated",
+            "fr": "élimination : {card}",
+            "pl": "likwidacja karty: {card}",
+        },
+        "eliminated.itself": {
+            "en": "{card} eliminated itself",
+            "fr": "{card} s'élimine",
+            "pl": "{card} likwiduje siebie",
+        },
+        "eliminated.by": {
+            "en": "{by} eliminated {card}",
+            "fr": "{by} élimine {card}",
+            "pl": "{by} likwiduje kartę: {card}",
+        },
+        "eliminated.tokens": {
+            "en": ", and its {tokens} went back to the supply",
+            "fr": ", et les jetons posés dessus ({tokens}) retournent à la réserve",
+            "pl": ", a żetony z tej karty ({tokens}) wracają do zasobów ogólnych",
+        },
+        "scored": {"en": "{line}: {score}.", "fr": "{line} : {score}.", "pl": "{line}: {score}."},
+        "discarded": {
+            "en": "{card} is discarded.",
+            "fr": "{card} part à la défausse.",
+            "pl": "{card} trafia do odrzuconych kart.",
+        },
+        "discarded.bribed": {
+            "en": "{card} is discarded onto the eliminated pile, as it carried a {bribery} token.",
+            "fr": "{card} part sur la pile des cartes éliminées, car un jeton {bribery} était "
+            "posé dessus.",
+            "pl": "{card} trafia na stos zlikwidowanych kart, bo na karcie leżał żeton {bribery}.",
+        },
+        "moved.by": {
+            "en": "{by} moved {card} from position {source} to position {to}.",
+            "fr": "{by} déplace {card} de la position {source} à la position {to}.",
+            "pl": "{by} przesuwa kartę: {card}, z pozycji {source} na pozycję {to}.",
+        },
+        "moved": {
+            "en": "{card} moved from position {source} to position {to}.",
+            "fr": "{card} passe de la position {source} à la position {to}.",
+            "pl": "{card} przechodzi z pozycji {source} na pozycję {to}.",
+        },
+        "gained.you": {
+            "en": "you gained {amount}.",
+            "fr": "vous gagnez {amount}.",
+            "pl": "zdobywasz {amount}.",
+        },
+        "gained.other": {
+            "en": "{family} gained {amount}.",
+            "fr": "{family} gagne {amount}.",
+            "pl": "{family} zdobywa {amount}.",
+        },
+        "gained.card": {
+            "en": "{card} gains {amount}: {score}.",
+            "fr": "{card} gagne {amount} : {score}.",
+            "pl": "{card} zdobywa {amount}: {score}.",
+        },
+        "given.you": {
+            "en": "{card} gives you {amount}: {score}.",
+            "fr": "{card} vous donne {amount} : {score}.",
+            "pl": "{card} daje ci {amount}: {score}.",
+        },
+        "given.other": {
+            "en": "{card} gives {family} {amount}: {score}.",
+            "fr": "{card} donne {amount} à {family} : {score}.",
+            "pl": "{card} sprawia, że {family} zdobywa {amount}: {score}.",
+        },
+        "lost.you": {
+            "en": "you lost {amount}: {score}.",
+            "fr": "vous perdez {amount} : {score}.",
+            "pl": "tracisz {amount}: {score}.",
+        },
+        "lost.other": {
+            "en": "{family} lost {amount}: {score}.",
+            "fr": "{family} perd {amount} : {score}.",
+            "pl": "{family} traci {amount}: {score}.",
+        },
+        "lost.card.you": {
+            "en": "{card} makes you lose {amount}: {score}.",
+            "fr": "{card} vous fait perdre {amount} : {score}.",
+            "pl": "{card} sprawia, że tracisz {amount}: {score}.",
+        },
+        "lost.card.other": {
+            "en": "{card} makes {family} lose {amount}: {score}.",
+            "fr": "{card} fait perdre {amount} à {family} : {score}.",
+            "pl": "{card} sprawia, że {family} traci {amount}: {score}.",
+        },
+        "stolen.you": {
+            "en": "you stole {amount} from {victim}: {gain}, {loss}.",
+            "fr": "vous volez {amount} à {victim} : {gain}, {loss}.",
+            "pl": "kradniesz {amount}; traci {victim}: {gain}, {loss}.",
+        },
+        "stolen.for.you": {
+            "en": "{card} (for you)",
+            "fr": "{card} (pour vous)",
+            "pl": "{card} (dla ciebie)",
+        },
+        "stolen.for.other": {
+            "en": "{card} (for {family})",
+            "fr": "{card} (pour {family})",
+            "pl": "{card} (dla: {family})",
+        },
+        "stolen.from.you": {
+            "en": "{by} stole {amount} from you: {gain}, {loss}.",
+            "fr": "{by} vous vole {amount} : {gain}, {loss}.",
+            "pl": "{by} kradnie ci {amount}: {gain}, {loss}.",
+        },
+        "stolen.from.other": {
+            "en": "{by} stole {amount} from {victim}: {gain}, {loss}.",
+            "fr": "{by} vole {amount} à {victim} : {gain}, {loss}.",
+            "pl": "{by} kradnie {amount}; traci {victim}: {gain}, {loss}.",
+        },
+        "bribed.card.you": {
+            "en": "{by} put your {bribery} token on {card}: it belongs to you now.",
+            "fr": "{by} pose votre jeton {bribery} sur {card} : la carte vous appartient "
+            "désormais.",
+            "pl": "{by} kładzie twój żeton {bribery} na karcie: {card}; karta należy teraz do "
+            "ciebie.",
+        },
+        "bribed.card.other": {
+            "en": "{by} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
+            "fr": "{by} pose le jeton {bribery} de {family} sur {card} : la carte appartient "
+            "désormais à {family}.",
+            "pl": "{by} kładzie żeton {bribery} ({family}) na karcie: {card}; nowy właściciel "
+            "karty: {family}.",
+        },
+        "bribed.you": {
+            "en": "you put your {bribery} token on {card}: it belongs to you now.",
+            "fr": "vous posez votre jeton {bribery} sur {card} : la carte vous appartient "
+            "désormais.",
+            "pl": "kładziesz swój żeton {bribery} na karcie: {card}; karta należy teraz do ciebie.",
+        },
+        "bribed.other": {
+            "en": "{family} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
+            "fr": "{family} pose son jeton {bribery} sur {card} : la carte appartient "
+            "désormais à {family}.",
+            "pl": "{family} kładzie swój żeton {bribery} na karcie: {card}; nowy właściciel "
+            "karty: {family}.",
+        },
+        "you_mark": {"en": " (you)", "fr": " (vous)", "pl": " (ty)"},
+        "result.shared": {
+            "en": "{winners} and {last} share the win",
+            "fr": "victoire partagée entre {winners} et {last}",
+            "pl": "wspólna wygrana: {winners} i {last}",
+        },
+        "result.you": {"en": "you win", "fr": "vous gagnez", "pl": "wygrywasz"},
+        "result.other": {"en": "{winner} wins", "fr": "{winner} gagne", "pl": "{winner} wygrywa"},
+        "result.none": {"en": "nobody wins", "fr": "personne ne gagne", "pl": "nikt nie wygrywa"},
+        "ended": {
+            "en": "The game is over: {scores}. {result}.",
+            "fr": "La partie est terminée : {scores}. {result}.",
+            "pl": "Koniec gry: {scores}. {result}.",
+        },
+        "you": {"en": "you", "fr": "vous", "pl": "ty"},
+        "applied.copy": {
+            "en": "{card} copies the ability of {source}.",
+            "fr": "{card} copie la capacité de {source}.",
+            "pl": "{card} kopiuje zdolność karty: {source}.",
+        },
+        "applied.by": {
+            "en": "{by} activates {card}.",
+            "fr": "{by} active {card}.",
+            "pl": "{by} aktywuje kartę: {card}.",
+        },
+        "applied": {
+            "en": "{card} applies its ability.",
+            "fr": "{card} applique sa capacité.",
+            "pl": "{card} stosuje swoją zdolność.",
+        },
+    },
+)

@@ -39,18 +39,6 @@ _say = Templates(
             "fr": "Vous avez quitté la partie.",
             "pl": "Opuszczasz grę.",
         },
-        "final": {
-            "en": "Final scores: {scores}",
-            "fr": "Scores finaux : {scores}",
-            "pl": "Wyniki końcowe: {scores}",
-        },
-        "shared": {
-            "en": "Shared win: {winners}.",
-            "fr": "Victoire partagée : {winners}.",
-            "pl": "Wspólna wygrana: {winners}.",
-        },
-        "you_win": {"en": "You win!", "fr": "Vous gagnez !", "pl": "Wygrywasz!"},
-        "wins": {"en": "{winner} wins.", "fr": "{winner} gagne.", "pl": "{winner} wygrywa."},
         "card_line": {
             "en": "  c {number} {name}: {text}",
             "fr": "  c {number} {name} : {text}",
