@@ -7,7 +7,7 @@ each one naming the card behind it and its owner: "Blue's Soldier (position 3)
 eliminated your face-down Lord: blue +1." Nothing is told twice: the Influence a
 reveal or an elimination brings is told on its line, not again on its own. A card
 whose turn did nothing says so, in its own words when its card data gives them
-(``idle``, ``idles``: in a language it has no words in, the card "does nothing"). The
+(``idle``, ``idles``: in English where it has none in the language). The
 terminal prints these lines and the web page shows them as its log.
 
 Events name cards by id; where a card sits is kept here by following the events
@@ -47,7 +47,7 @@ from oriflamme.events import (
 )
 from oriflamme.text import escaped
 
-from ._languages import Templates, colour, counted, spoken
+from ._languages import Templates, colour, counted
 
 
 def _capital(line: str) -> str:
@@ -168,14 +168,9 @@ class Story:
         card = self._turn
         if card is not None and not self._did:
             definition = self._definition(card)
+            # The card data's idle words, in English if it has none in the language.
             idle = definition.idle_in(self.language) if definition is not None else None
-            # The card data's idle words, if it has them in this language: else, rather
-            # than an English phrase in a French line, "does nothing" in the line's.
-            if (
-                idle
-                and definition is not None
-                and (spoken(self.language) == "en" or self.language in dict(definition.idles))
-            ):
+            if idle:
                 lines.append(self._say("idle", card=self._at(card), idle=idle))
             else:
                 lines.append(self._say("idle.nothing", card=self._at(card)))
@@ -703,7 +698,8 @@ _say = Templates(
             "en": "{card} is discarded onto the eliminated pile, as it carried a {bribery} token.",
             "fr": "{card} part sur la pile des cartes éliminées, car un jeton {bribery} était "
             "posé dessus.",
-            "pl": "{card} trafia na stos zlikwidowanych kart, bo na karcie leżał żeton {bribery}.",
+            "pl": "{card} trafia na stos zlikwidowanych kart, bo na karcie leżał żeton "
+            "({bribery}).",
         },
         "moved.by": {
             "en": "{by} moved {card} from position {source} to position {to}.",
@@ -789,27 +785,28 @@ _say = Templates(
             "en": "{by} put your {bribery} token on {card}: it belongs to you now.",
             "fr": "{by} pose votre jeton {bribery} sur {card} : la carte vous appartient "
             "désormais.",
-            "pl": "{by} kładzie twój żeton {bribery} na karcie: {card}; karta należy teraz do "
+            "pl": "{by} kładzie twój żeton ({bribery}) na karcie: {card}; karta należy teraz do "
             "ciebie.",
         },
         "bribed.card.other": {
             "en": "{by} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
             "fr": "{by} pose le jeton {bribery} de {family} sur {card} : la carte appartient "
             "désormais à {family}.",
-            "pl": "{by} kładzie żeton {bribery} ({family}) na karcie: {card}; nowy właściciel "
-            "karty: {family}.",
+            "pl": "{by} kładzie żeton ({bribery}, gracz: {family}) na karcie: {card}; nowy "
+            "właściciel karty: {family}.",
         },
         "bribed.you": {
             "en": "you put your {bribery} token on {card}: it belongs to you now.",
             "fr": "vous posez votre jeton {bribery} sur {card} : la carte vous appartient "
             "désormais.",
-            "pl": "kładziesz swój żeton {bribery} na karcie: {card}; karta należy teraz do ciebie.",
+            "pl": "kładziesz swój żeton ({bribery}) na karcie: {card}; karta należy teraz do "
+            "ciebie.",
         },
         "bribed.other": {
             "en": "{family} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
             "fr": "{family} pose son jeton {bribery} sur {card} : la carte appartient "
             "désormais à {family}.",
-            "pl": "{family} kładzie swój żeton {bribery} na karcie: {card}; nowy właściciel "
+            "pl": "{family} kładzie swój żeton ({bribery}) na karcie: {card}; nowy właściciel "
             "karty: {family}.",
         },
         "you_mark": {"en": " (you)", "fr": " (vous)", "pl": " (ty)"},
