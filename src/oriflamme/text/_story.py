@@ -535,22 +535,22 @@ _say = Templates(
         },
         "name.theirs.hidden": {
             "en": "{owner}'s face-down card",
-            "fr": "carte face cachée ({owner})",
+            "fr": "une carte face cachée ({owner})",
             "pl": "zakryta karta ({owner})",
         },
         "name.theirs.hidden.at": {
             "en": "{owner}'s face-down card (position {position})",
-            "fr": "carte face cachée ({owner}, position {position})",
+            "fr": "une carte face cachée ({owner}, position {position})",
             "pl": "zakryta karta ({owner}, pozycja {position})",
         },
         "name.theirs.unknown": {
             "en": "{owner}'s card",
-            "fr": "carte ({owner})",
+            "fr": "une carte ({owner})",
             "pl": "karta ({owner})",
         },
         "name.theirs.unknown.at": {
             "en": "{owner}'s card (position {position})",
-            "fr": "carte ({owner}, position {position})",
+            "fr": "une carte ({owner}, position {position})",
             "pl": "karta ({owner}, pozycja {position})",
         },
         "round.you": {
