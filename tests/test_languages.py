@@ -20,7 +20,7 @@ import oriflamme.text  # noqa: F401  (every module's table is made on import)
 from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.terminal import TerminalGame
-from oriflamme.text import Words, answer_text, question_text, table
+from oriflamme.text import Words, answer_text, colour, question_text, table
 from oriflamme.text._languages import LANGUAGES, TABLES, counted, fields, ordinal
 
 #: How the last line of a game begins, in each language.
@@ -167,3 +167,39 @@ def test_counts_and_ordinals_agree_in_each_language() -> None:
     ]
     assert [ordinal(n, "fr") for n in (1, 2, 3)] == ["1er", "2e", "3e"]
     assert [ordinal(n, "pl") for n in (1, 2)] == ["1.", "2."]
+
+
+def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Registry) -> None:
+    found = 0
+    for seed in range(40):
+        config = GameConfig(families=COLOURS[:4], sets=("ablaze",), seed=seed)
+        game = Game.new(config, registry=registry)
+        bots = {f: RandomBot(bot_seed(seed, seat)) for seat, f in enumerate(game.families)}
+        while (decision := game.decision) is not None and not found:
+            seen = game.observe(None)
+            for stack in seen.queue:
+                card = stack[-1]
+                owner, printed = seen.owner(card), seen.colours[card]
+                if owner == printed or seen.key(card) is None:
+                    continue
+                print(f"seed {seed}: {printed}'s card {card} owned by {owner}")
+                key = seen.key(card)
+                assert key is not None
+                named = {
+                    language: Words(seen, game.rules.definitions, language).queue_card(card)
+                    for language in LANGUAGES
+                }
+                name = {lang: game.rules.definitions[key].name_in(lang) for lang in LANGUAGES}
+                assert named["en"].startswith(f"{owner}'s {name['en']} (face up")
+                assert named["en"].endswith(f", bribed, {printed}'s card)")
+                fr_owner, fr_printed = colour(owner, "fr"), colour(printed, "fr")
+                assert named["fr"].startswith(f"{name['fr']} ({fr_owner}, face visible")
+                assert named["fr"].endswith(f"carte de {fr_printed}, soudoyée)")
+                pl_owner, pl_printed = colour(owner, "pl"), colour(printed, "pl")
+                assert named["pl"].startswith(f"{name['pl']} ({pl_owner}, karta odkryta")
+                assert named["pl"].endswith(f"przekupiona, kolor: {pl_printed})")
+                found += 1
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+        if found:
+            break
+    assert found

@@ -83,6 +83,12 @@ def test_every_text_counts_as_people_do(registry: Registry, kind: str) -> None:
             for number in POSITION.findall(text):
                 assert 1 <= int(number) <= highest, f"{where}: {text!r} (positions 1 to {highest})"
         answers = texts[1:]
+        if decision.kind == "move":  # the question names the card it moves, and where it is
+            seen = game.observe(decision.family)
+            assert decision.subject is not None
+            at = next(i for i, stack in enumerate(seen.queue) if decision.subject in stack)
+            moved = Words(seen, game.rules.definitions).card(decision.subject)
+            assert f" moves the card at position {at + 1}, {moved}: where to?" in texts[0], texts
         if decision.kind in ("target", "move"):
             for option, text in zip(decision.options, answers, strict=True):
                 assert isinstance(option, int)
