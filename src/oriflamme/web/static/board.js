@@ -164,7 +164,8 @@ export function drawInfluenceBar(element, view) {
 }
 
 /** The readable log, oldest first, the lines from `fresh` on (the newest move) marked;
- * it stays scrolled to the end as lines arrive. */
+ * it stays scrolled to the end as lines arrive: returns whether to scroll it there
+ * (see followLog). */
 export function drawLog(element, view, fresh = Infinity) {
   const atEnd = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
   const lines = view.log ?? [];
@@ -174,8 +175,15 @@ export function drawLog(element, view, fresh = Infinity) {
       h("li", { class: [line.startsWith(" ") && "detail", index >= fresh && "fresh"], text: line.trim() }),
     ),
   );
-  if (atEnd || element.dataset.lines !== String(lines.length)) element.scrollTop = element.scrollHeight;
+  const follow = atEnd || element.dataset.lines !== String(lines.length);
   element.dataset.lines = String(lines.length);
+  return follow;
+}
+
+/** Scrolls the log to its newest line (once it is on the screen: a hidden one has no
+ * height to scroll). */
+export function followLog(element) {
+  element.scrollTop = element.scrollHeight;
 }
 
 /** The final scores and winners. */

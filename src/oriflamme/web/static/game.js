@@ -7,7 +7,16 @@
 
 import { drawTurn, isPlacement, stackSpots } from "./answers.js";
 import { ApiError, fragmentToken, getJSON, postJSON, query } from "./api.js";
-import { drawCardInfo, drawFamilies, drawInfluenceBar, drawLog, drawMine, drawQueue, drawScores } from "./board.js";
+import {
+  drawCardInfo,
+  drawFamilies,
+  drawInfluenceBar,
+  drawLog,
+  drawMine,
+  drawQueue,
+  drawScores,
+  followLog,
+} from "./board.js";
 import { byId, fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
 import { fitCards, queueCue } from "./fit.js";
@@ -341,9 +350,10 @@ function render() {
   });
   drawFamilies(byId("families"), view, pick);
   drawCardInfo(byId("card-info"), view, ui.info, closeInfo);
-  drawLog(byId("log"), view, ui.logFrom);
+  const follow = drawLog(byId("log"), view, ui.logFrom);
   markLastMove();
   byId("game").hidden = false;
+  if (follow) followLog(byId("log"));
   fitCards(byId("game"));
   cue();
   placeInfo();
