@@ -34,8 +34,9 @@ export function fitCards(root) {
 }
 
 /**
- * Shows how many stacks of the queue are out of sight on each side (the queue scrolls
- * sideways): `more` for those past its far edge, `before` for those before its near one.
+ * Shows how many stacks of the queue are out of sight (the queue scrolls sideways):
+ * `more` for the later positions past its edge, `before` for the earlier ones, each
+ * on its own side (a queue resolving leftward has its later positions on the left).
  */
 export function queueCue(queue, before, more, words) {
   const box = queue.getBoundingClientRect();
@@ -46,14 +47,19 @@ export function queueCue(queue, before, more, words) {
     if (rect.left + rect.width / 2 < box.left) left += 1;
     else if (rect.right - rect.width / 2 > box.right) right += 1;
   }
+  const leftward = queue.classList.contains("leftward");
+  const later = leftward ? left : right;
+  const earlier = leftward ? right : left;
   const overflowing = queue.scrollWidth > queue.clientWidth + 1;
-  queue.parentElement.classList.toggle("overflowing", overflowing);
-  queue.parentElement.classList.toggle("at-start", left === 0);
-  queue.parentElement.classList.toggle("at-end", right === 0);
-  more.hidden = !overflowing || right === 0;
-  before.hidden = !overflowing || left === 0;
-  more.textContent = words.more(right);
-  before.textContent = words.before(left);
-  more.dataset.count = String(right);
-  before.dataset.count = String(left);
+  const wrap = queue.parentElement;
+  wrap.classList.toggle("overflowing", overflowing);
+  wrap.classList.toggle("leftward", leftward);
+  wrap.classList.toggle("at-start", left === 0);
+  wrap.classList.toggle("at-end", right === 0);
+  more.hidden = !overflowing || later === 0;
+  before.hidden = !overflowing || earlier === 0;
+  more.textContent = leftward ? `← ${words.more(later)}` : `${words.more(later)} →`;
+  before.textContent = leftward ? `${words.before(earlier)} →` : `← ${words.before(earlier)}`;
+  more.dataset.count = String(later);
+  before.dataset.count = String(earlier);
 }

@@ -7,7 +7,18 @@ import { familyClass } from "./families.js";
 import { pluginOrigin, showInstalled } from "./installed.js";
 import { linkRow } from "./links.js";
 import { forgetGame, loadGames, rememberGame, tableToken } from "./mygames.js";
-import { botName, familyName, known, lang, languageSelector, t, translatePage, valueName, variantName } from "./words.js";
+import {
+  botName,
+  familyName,
+  known,
+  lang,
+  languageSelector,
+  readable,
+  t,
+  translatePage,
+  valueName,
+  variantName,
+} from "./words.js";
 
 const PERSON = "person";
 const ABSENT = "";
@@ -294,7 +305,7 @@ function renderPlugins() {
           },
         }),
         " ",
-        h("strong", { text: plugin.name }),
+        h("strong", { text: readable(plugin.name) }),
         " ",
         h("span", {
           class: "muted",

@@ -85,8 +85,8 @@ const en = {
   "queue.direction": ({ leftward }) =>
     ` The queue resolves ${leftward ? "from right to left" : "from left to right"}; position 1 first.`,
   "queue.empty": "The queue is empty.",
-  "queue.more": ({ count }) => `${count} more →`,
-  "queue.before": ({ count }) => `← ${count} more`,
+  "queue.more": ({ count }) => `${count} more`,
+  "queue.before": ({ count }) => `${count} before`,
   "queue.acting": "acting",
   "queue.under": "covered cards, from the top down",
   "queue.covers": "covers",
@@ -328,8 +328,8 @@ const fr = {
   "queue.direction": ({ leftward }) =>
     ` La file se résout ${leftward ? "de droite à gauche" : "de gauche à droite"} ; la position 1 d’abord.`,
   "queue.empty": "La file est vide.",
-  "queue.more": ({ count }) => `encore ${count} →`,
-  "queue.before": ({ count }) => `← encore ${count}`,
+  "queue.more": ({ count }) => `encore ${count}`,
+  "queue.before": ({ count }) => `${count} avant`,
   "queue.acting": "agit",
   "queue.under": "cartes recouvertes, de haut en bas",
   "queue.covers": "recouvre",
@@ -563,8 +563,8 @@ const pl = {
   "queue.direction": ({ leftward }) =>
     ` Kolejka jest rozpatrywana ${leftward ? "od prawej do lewej" : "od lewej do prawej"}; najpierw pozycja 1.`,
   "queue.empty": "Kolejka jest pusta.",
-  "queue.more": ({ count }) => `jeszcze ${count} →`,
-  "queue.before": ({ count }) => `← jeszcze ${count}`,
+  "queue.more": ({ count }) => `jeszcze ${count}`,
+  "queue.before": ({ count }) => `${count} wcześniej`,
   "queue.acting": "działa",
   "queue.under": "przykryte karty, od góry",
   "queue.covers": "przykrywa",
