@@ -460,6 +460,7 @@ async function start() {
   });
   byId("queue").addEventListener("scroll", cue, { passive: true });
   window.addEventListener("resize", () => {
+    fitCards(byId("game"));
     cue();
     placeInfo();
     measureHead();
