@@ -198,6 +198,9 @@ async function replayTo(step) {
   if (target === steps) {
     ui.replay = null;
     ui.replayError = "";
+    const move = newestMove(ui.live);
+    ui.last = move.cards;
+    ui.logFrom = move.logFrom;
     render();
     return;
   }
