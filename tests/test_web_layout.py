@@ -273,6 +273,9 @@ def test_the_table_at_a_glance(
         else:
             newest = "[data-testid=log] li:last-child"
             assert on_screen(page, newest), box(page, newest)
+            # Every card's whole text is on its face (set smaller where it is long).
+            cut = page.locator("#game .card-body.clipped").all_inner_texts()
+            assert cut == []
             assert on_screen(page, "[data-testid=question]")
         shot(page, f"layout-{size}-{language}")
         # A tapped card's text opens in view, in the page's language.
