@@ -298,12 +298,18 @@ def test_a_hook_that_raises_as_the_game_starts_is_named_with_its_line() -> None:
     message = str(error.value)
     assert message.startswith("plugin 'heralds' failed observing game_started "), message
     assert message.endswith(
-        f"RuntimeError: the heralds are late at {line_of(LATE)}, "
+        f"RuntimeError: the heralds are late (at {line_of(LATE)}), "
         "playing on to the game's first question (game seed 9); the game was not made"
     ), message
 
 
 # A continuation with the wrong signature.
+
+
+GIVES = {
+    "hit": "game.ask_target(card, list(range(len(game.queue))), self.hit)",
+    "later": "game.then(self.later, card, 3)",
+}
 
 
 class AsksWithNoRoomForTheAnswer(Ability):
@@ -349,6 +355,9 @@ def test_a_continuation_that_cannot_take_its_arguments_is_the_plugins_fault(
         f"called as {called}: expected def {method}(self, {called[len(method) + 1 : -1]})"
     ), message
     assert "the engine raised" not in message
+    # And the plugin's line that gave it.
+    asked = line_of(GIVES[method])
+    assert f"(at {asked}), answering" in message, message
     assert message.endswith(
         "answering red's reveal decision with True (game seed 11); the game is as it was "
         "before this answer"

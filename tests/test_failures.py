@@ -164,9 +164,9 @@ def test_an_observer_that_raises_leaves_the_game_as_it_was() -> None:
     with pytest.raises(
         AbilityError,
         match=r"^plugin 'watcher' failed observing revealed "
-        r"\(Revealed\(card=\d+, .*\): KeyError: 'oops' at "
+        r"\(Revealed\(card=\d+, .*\): KeyError: 'oops' \(at "
         + re.escape(line_of('raise KeyError("oops")'))
-        + r", answering red's reveal decision with True \(game seed 3\); the game is as it "
+        + r"\), answering red's reveal decision with True \(game seed 3\); the game is as it "
         r"was before this answer$",
     ):
         game.answer(True)

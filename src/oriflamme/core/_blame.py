@@ -69,10 +69,12 @@ def blame(
     if state is not None:
         answered = f"{answered} (game seed {state.seed})"
     culprit = culprit_of(rules, error, state)
-    # The plugin's line: what raised, or what asked what the engine refused.
-    at = f" at {culprit.where}" if culprit is not None and culprit.where is not None else ""
+    # The plugin's line: what raised, or what did what the engine refused.
+    where = culprit.where if culprit is not None else None
     if isinstance(error, PluginError):  # it says what went wrong; it may not say who
+        at = f" (at {where})" if where is not None else ""
         return f"{named(str(error), culprit)}{at}, {answered}; {after}"
+    at = f" at {where}" if where is not None else ""
     what = f"{type(error).__name__}: {error}"
     if culprit is None:
         return f"the engine raised {what}, {answered}; {after}"
