@@ -141,7 +141,7 @@ def test_an_ability_that_raises_leaves_the_game_as_it_was() -> None:
     assert str(error.value) == (
         "plugin 'clumsy': the ability of 'spy' (red's 'spy' acting) raised RuntimeError: the "
         f"jester fell over at {line_of('raise self.error')}, answering red's reveal "
-        "decision with True (game seed 3); the game is as it was before this answer"
+        "decision with True; the game is as it was before this answer"
     )
     assert isinstance(error.value.__cause__, RuntimeError)
     assert game.snapshot() == before
@@ -166,8 +166,8 @@ def test_an_observer_that_raises_leaves_the_game_as_it_was() -> None:
         match=r"^plugin 'watcher' failed observing revealed "
         r"\(Revealed\(card=\d+, .*\): KeyError: 'oops' \(at "
         + re.escape(line_of('raise KeyError("oops")'))
-        + r"\), answering red's reveal decision with True \(game seed 3\); the game is as it "
-        r"was before this answer$",
+        + r"\), answering red's reveal decision with True; the game is as it "
+        r"was before this answer\nthe game's seed: 3 ",
     ):
         game.answer(True)
     assert game.snapshot() == before
@@ -221,7 +221,7 @@ def test_an_answer_is_taken_back_whole_after_built_in_code_ran() -> None:
     assert str(error.value) == (
         "plugin 'trips': the ability of 'lord' (red's 'lord' acting) raised RuntimeError: "
         f"the Lord tripped at {line_of(TRIPS)}, "
-        "answering red's reveal decision with True (game seed 0); the game is as it was "
+        "answering red's reveal decision with True; the game is as it was "
         "before this answer"
     )
     assert game.snapshot() == before

@@ -167,8 +167,7 @@ def test_a_question_no_answer_can_match_fails_at_once(tmp_path: Path, case: str)
     assert text.startswith(WHO), text
     assert message in text
     assert text.endswith(
-        "answering red's reveal decision with True (game seed 11); the game is as it was "
-        "before this answer"
+        "answering red's reveal decision with True; the game is as it was before this answer"
     )
     assert game.snapshot() == before
     assert game.decision is not None

@@ -3,13 +3,14 @@
 Every message names the plugin and the card: the innermost third-party code in the
 traceback (its chain of causes included) is the culprit, an ability's method (its
 card key, and the card acting, by its key and family) or an event hook (its plugin,
-and the card acting when it ran). An exception the plugin raised is placed too: the
-file and line of the last frame of the traceback inside the plugin's package, and
-the game's seed, so that its author can find the line and play the game again. An
-error that already names its plugin keeps its words; one raised where the engine
-cannot see who called (a continuation that is no method of an ability, a question
-asked by a hook, a recursion that ran out in the engine's own code) is told whose
-code it was.
+and the card acting when it ran). The plugin's code is placed too: the file and line
+of the last frame of the traceback inside the plugin's package. The game's seed, with
+which its author plays the game again, is a note of the error (:func:`seed_note`),
+shown with its traceback, never in its message: a player may be shown that, and the
+seed tells the deal. An error that already names its plugin keeps its words; one
+raised where the engine cannot see who called (a continuation that is no method of
+an ability, a question asked by a hook, a recursion that ran out in the engine's own
+code) is told whose code it was.
 """
 
 from __future__ import annotations
@@ -58,16 +59,14 @@ def blame(
 ) -> str:
     """One message: who failed (plugin, card, ability), how, where in its code, and
     that nothing changed. ``state`` is the game as it was before the answer (it names
-    the card acting and the seed); no ``decision``: the game was playing on to its
-    first question."""
+    the card acting); no ``decision``: the game was playing on to its first question.
+    The seed is not in it (see :func:`seed_note`)."""
     if decision is None:
         answered = "playing on to the game's first question"
         after = "the game was not made"
     else:
         answered = f"answering {decision.family}'s {decision.kind} decision with {shown(answer)}"
         after = "the game is as it was before this answer"
-    if state is not None:
-        answered = f"{answered} (game seed {state.seed})"
     culprit = culprit_of(rules, error, state)
     # The plugin's line: what raised, or what did what the engine refused.
     where = culprit.where if culprit is not None else None
@@ -79,6 +78,13 @@ def blame(
     if culprit is None:
         return f"the engine raised {what}, {answered}; {after}"
     return f"{culprit} raised {what}{at}, {answered}; {after}"
+
+
+def seed_note(state: State) -> str:
+    """The game's seed, for its author to play the game again: a note added to the error
+    (shown with its traceback, under pytest say), never in its message, which a player
+    may be shown: the seed tells the whole deal, every family's hidden cards."""
+    return f"the game's seed: {state.seed} (the same configuration and seed deal it again)"
 
 
 def named(message: str, culprit: Culprit | None) -> str:

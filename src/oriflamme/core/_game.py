@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._blame import blame
+from ._blame import blame, seed_note
 from ._bounds import check_seed
 from ._budget import BUDGET, Budget, OverBudget, checked_budget, third_party
 from ._config import GameConfig
@@ -208,6 +208,7 @@ class Game:
         except Exception as exc:
             effects._state = old
             error = AbilityError(blame(old.rules, exc, decision, answer, old))
+            error.add_note(seed_note(old))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
         except BaseException:
@@ -371,6 +372,7 @@ def _play_on(game: Game, *, starting: bool) -> None:
             raise  # the engine's own word on the position
         state = game._state
         error = AbilityError(blame(state.rules, exc, None, None, state))
+        error.add_note(seed_note(state))
         error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
         raise error from exc
 
