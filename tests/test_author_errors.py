@@ -36,6 +36,7 @@ from oriflamme.testing import registry_with
 
 from .helpers import one_card_set
 from .test_budget import Probe, revealing
+from .test_failures import fake_distribution
 
 HERE = Path(__file__)
 
@@ -105,12 +106,36 @@ def test_a_hook_named_by_specname_is_accepted(tmp_path: Path) -> None:
     assert "mime" in registry.abilities
 
 
-def test_an_installed_plugin_with_a_misspelt_hook_is_left_out_and_named() -> None:
-    # Refused as it is registered; an installed one is reported as it loads.
+def test_a_plugin_registered_with_a_misspelt_hook_is_not_registered() -> None:
     registry = Registry(entry_points=False)
     with pytest.raises(PluginError, match="did you mean 'register_abilities'"):
         registry.register(SimpleNamespace(register_ability=register_ability), "heralds")
     assert "heralds" not in {p.name for p in registry.plugins}
+    assert {"base", "ablaze"} <= {p.name for p in registry.plugins}
+
+
+def test_an_installed_plugin_with_a_misspelt_hook_is_left_out_and_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What `oriflamme plugins` shows and every command warns of; the others load.
+    source = """\
+        from oriflamme import hookimpl
+
+        @hookimpl
+        def register_ability():
+            return {}
+        """
+    fake_distribution(
+        tmp_path, "heralds", "0.1", entry="heralds", module="misspelt_heralds", source=source
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    registry = Registry()
+    where = f"{tmp_path / 'misspelt_heralds.py'}:3"
+    assert registry.problems == [
+        "plugin 'heralds' (misspelt_heralds) failed to load: PluginError: plugin 'heralds': "
+        f"'register_ability' ({where}) is marked with oriflamme.hookimpl but is no hook of "
+        "oriflamme; did you mean 'register_abilities'?"
+    ]
     assert {"base", "ablaze"} <= {p.name for p in registry.plugins}
 
 
