@@ -132,7 +132,7 @@ def test_an_installed_plugin_with_a_misspelt_hook_is_left_out_and_named(
     registry = Registry()
     where = f"{tmp_path / 'misspelt_heralds.py'}:3"
     assert registry.problems == [
-        "plugin 'heralds' (misspelt_heralds) failed to load: PluginError: plugin 'heralds': "
+        "plugin 'heralds' (misspelt_heralds) failed to load: "
         f"'register_ability' ({where}) is marked with oriflamme.hookimpl but is no hook of "
         "oriflamme; did you mean 'register_abilities'?"
     ]

@@ -182,9 +182,11 @@ class Registry:
             # A broken plugin is reported, never fatal; even one that calls sys.exit()
             # while it is imported.
             except (Exception, SystemExit) as exc:
-                self._load_problems.append(
-                    f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
-                )
+                why = f"{type(exc).__name__}: {exc}"
+                own = f"plugin {ep.name!r}: "
+                if isinstance(exc, PluginError) and str(exc).startswith(own):
+                    why = str(exc)[len(own) :]  # the engine's own words, naming the plugin
+                self._load_problems.append(f"plugin {ep.name!r} ({ep.value}) failed to load: {why}")
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
