@@ -247,7 +247,7 @@ def set_table(watched: Watched, page: Page, rng: random.Random) -> Table:
     for name in ("base", "ablaze", "house"):
         page.get_by_test_id(f"mix-{name}").set_checked(name != "house")
     page.get_by_test_id("size").fill("10")
-    page.get_by_test_id("variant-bounty").select_option(label="true")
+    page.get_by_test_id("variant-bounty").select_option(label="on")
     seed = rng.randrange(2**31)
     page.get_by_test_id("seed").fill(str(seed))
     shoot(page, "01-lobby-filled")

@@ -85,8 +85,10 @@ def blamed(game: Game, *parts: str) -> str:
     return message
 
 
-ABILITY = "plugin 'probes': the ability of 'probe' (card {card} acting)"
-HOOK = "plugin 'extra0': an event hook (card {card} acting)"
+# The card acting is named by its family and key, never by its opaque id.
+ABILITY = "plugin 'probes': the ability of 'probe' (red's 'probe' acting)"
+# A hook's card is named by its key only while it is face up: here it is being revealed.
+HOOK = "plugin 'extra0': an event hook (red's face-down card acting)"
 
 FAULTS: dict[str, tuple[Run, Hook | None, str, str]] = {
     "a lambda continues, after then": (
@@ -187,8 +189,9 @@ def test_a_hook_that_feeds_its_own_event_is_named_wherever_the_recursion_stops(
 
     for depth in range(0, 120, 3):
         message = at_depth(depth)
-        where.add("with the card" if f"(card {probe} acting)" in message else "in the event")
-        assert f"card={probe}" in message or f"(card {probe} acting)" in message, message
+        acting = "(red's face-down card acting)"
+        where.add("with the card" if acting in message else "in the event")
+        assert f"card={probe}" in message or acting in message, message
     print(f"named: {sorted(where)}")
 
 

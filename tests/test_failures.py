@@ -3,6 +3,7 @@ never corrupts a game: every answer is all or nothing, whatever is raised."""
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 from types import SimpleNamespace
@@ -78,6 +79,16 @@ def test_a_plugin_that_fails_to_import_is_reported_and_the_others_load(
     assert left_out.problems == []
 
 
+TRIPS = 'raise RuntimeError("the Lord tripped")'
+
+
+def line_of(code: str) -> str:
+    """``file:line`` of the one line of this file that holds ``code``."""
+    lines = Path(__file__).read_text(encoding="utf-8").splitlines()
+    (number,) = [i for i, line in enumerate(lines, 1) if line.strip() == code]
+    return f"{__file__}:{number}"
+
+
 class Explodes(Ability):
     """Raises when it acts: a bug in someone's plugin."""
 
@@ -126,10 +137,11 @@ def test_an_ability_that_raises_leaves_the_game_as_it_was() -> None:
     before = game.snapshot()
     with pytest.raises(AbilityError) as error:
         game.answer(True)  # red reveals its Spy, whose ability raises
+    # Named: the plugin, the card's key and family, the line that raised, the seed.
     assert str(error.value) == (
-        f"plugin 'clumsy': the ability of 'spy' (card {spy} acting) raised RuntimeError: the "
-        "jester fell over, answering red's reveal decision with True; the game is as it "
-        "was before this answer"
+        "plugin 'clumsy': the ability of 'spy' (red's 'spy' acting) raised RuntimeError: the "
+        f"jester fell over at {line_of('raise self.error')}, answering red's reveal "
+        "decision with True; the game is as it was before this answer"
     )
     assert isinstance(error.value.__cause__, RuntimeError)
     assert game.snapshot() == before
@@ -152,8 +164,10 @@ def test_an_observer_that_raises_leaves_the_game_as_it_was() -> None:
     with pytest.raises(
         AbilityError,
         match=r"^plugin 'watcher' failed observing revealed "
-        r"\(Revealed\(card=\d+, .*\): KeyError: 'oops', answering red's reveal "
-        r"decision with True; the game is as it was before this answer$",
+        r"\(Revealed\(card=\d+, .*\): KeyError: 'oops' \(at "
+        + re.escape(line_of('raise KeyError("oops")'))
+        + r"\), answering red's reveal decision with True; the game is as it "
+        r"was before this answer\nthe game's seed: 3 ",
     ):
         game.answer(True)
     assert game.snapshot() == before
@@ -205,9 +219,10 @@ def test_an_answer_is_taken_back_whole_after_built_in_code_ran() -> None:
     with pytest.raises(AbilityError) as error:
         game.answer(True)
     assert str(error.value) == (
-        f"plugin 'trips': the ability of 'lord' (card {lord} acting) raised RuntimeError: "
-        "the Lord tripped, answering red's reveal decision with True; the game is as it "
-        "was before this answer"
+        "plugin 'trips': the ability of 'lord' (red's 'lord' acting) raised RuntimeError: "
+        f"the Lord tripped at {line_of(TRIPS)}, "
+        "answering red's reveal decision with True; the game is as it was "
+        "before this answer"
     )
     assert game.snapshot() == before
     table = game.observe("blue")

@@ -221,10 +221,19 @@ def _replacing_value(where: float, value: bytes) -> Damage:
     return replace
 
 
+#: An ability that does nothing for each card the undamaged files hold: a card no
+#: plugin gives an ability leaves its plugin out (a damaged key does).
+DOING_NOTHING = {key: Ability() for key in Registry(entry_points=False).cards}
+
+
 def registry_with_card_file(path: Path) -> Registry:
     """A plugin 'fuzzed' whose card set is ``path``, and a plugin 'other' beside it."""
     registry = Registry(builtins=False, entry_points=False)
-    registry.register(SimpleNamespace(register_card_sets=hookimpl(lambda: [path])), "fuzzed")
+    fuzzed = SimpleNamespace(
+        register_card_sets=hookimpl(lambda: [path]),
+        register_abilities=hookimpl(lambda: DOING_NOTHING),
+    )
+    registry.register(fuzzed, "fuzzed")
     registry.register(SimpleNamespace(register_variants=hookimpl(lambda: [FINE])), "other")
     return registry
 

@@ -110,12 +110,13 @@ EVERY_KIND = {"place", "reveal", "target", "move", "twin", "choose", None}
 
 
 def _saves(name: str) -> list[dict[str, Any]]:
-    """Saves of at least 24 seeded games (more, up to 96, until every kind of question
-    is among them): at the first question of each kind, at a random point, and at the
-    end."""
+    """Saves of at least 24 seeded games (more, up to 160, until every kind of question
+    is among them: with the house rules' two cards beside Ablaze's, a Plot and its
+    ``choose`` question come in one game in thirty or so): at the first question of
+    each kind, at a random point, and at the end."""
     found: list[dict[str, Any]] = []
     seen: set[str | None] = set()
-    for index in range(96):
+    for index in range(160):
         if index >= 24 and seen >= EVERY_KIND:
             break
         # Drawn as the server draws a game's seed: 63 bits, up to 19 digits.

@@ -42,7 +42,7 @@ def test_plugins_lists_the_house_rules(venv: Path) -> None:
     listing = json.loads(oriflamme(venv, "plugins", "--json"))
     house = {p["name"]: p for p in listing["plugins"]}["house"]
     assert house["sets"] == ["house"]
-    assert house["cards"] == ["jester"]
+    assert house["cards"] == ["jester", "pickpocket"]
     assert [v["name"] for v in house["variants"]] == ["generous_heir", "bounty"]
     assert {
         "register_card_sets",
@@ -51,6 +51,7 @@ def test_plugins_lists_the_house_rules(venv: Path) -> None:
         "replace_abilities",
         "register_bot_kinds",
         "card_eliminated",
+        "loadable_saves",
     } <= set(house["hooks"])
     assert house["bots"] == ["house_heuristic"]
     assert listing["problems"] == []
@@ -58,16 +59,17 @@ def test_plugins_lists_the_house_rules(venv: Path) -> None:
     assert "house" not in {p["name"] for p in without["plugins"]}
 
 
-def test_cards_shows_the_jester(venv: Path) -> None:
+def test_cards_shows_the_house_cards(venv: Path) -> None:
     out = oriflamme(venv, "cards")
     assert "House rules (set house, plugin house)" in out
     assert "jester         Jester" in out
+    assert "pickpocket     Pickpocket" in out
     assert "[no ability implemented]" not in out
 
 
 def test_its_scenarios_pass(venv: Path) -> None:
     out = oriflamme(venv, "conformance", str(HOUSE / "scenarios"))
-    assert out.strip().endswith("9 passed, 0 failed")
+    assert out.strip().endswith("12 passed, 0 failed")
 
 
 @pytest.mark.parametrize(

@@ -22,6 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from oriflamme import (
+    Ability,
     AbilityError,
     CardDataError,
     CardSet,
@@ -264,7 +265,7 @@ def test_a_question_or_label_a_game_could_not_print_is_refused(tmp_path: Path, c
     with pytest.raises(AbilityError) as error:
         game.answer(True)
     text = str(error.value)
-    assert text.startswith("plugin 'probes': the ability of 'probe' (card 1 acting) "), text
+    assert text.startswith("plugin 'probes': the ability of 'probe' (red's 'probe' acting) "), text
     assert message in text, text
     assert game.snapshot() == before
     clean(text)
@@ -284,6 +285,10 @@ class HostileCards:
     @hookimpl
     def register_card_sets(self) -> list[Path]:
         return [self.path]
+
+    @hookimpl
+    def register_abilities(self) -> dict[str, Ability]:
+        return {"knight": Ability()}  # a card no plugin gives an ability is refused
 
 
 def hostile_registry(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Registry:

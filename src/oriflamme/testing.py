@@ -15,7 +15,7 @@ and builds games at a position to test an ability directly::
     game = game_at({"round": 2, "phase": "resolution", "queue": [...]},
                    sets=["base", "mine"], plugins={"my_rules": my_rules})
 
-Positions and scenarios are written in the conformance format (FORMAT.md).
+Positions and scenarios are written in the conformance format (docs/scenarios.md).
 """
 
 from __future__ import annotations

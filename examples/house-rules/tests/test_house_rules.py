@@ -7,8 +7,10 @@ from pathlib import Path
 
 import oriflamme_house_rules
 
-from oriflamme import Game, GameConfig
-from oriflamme.events import Eliminated, Gained, Placed
+from oriflamme import CardId, Game, GameConfig, Placement
+from oriflamme.bots import make_bot
+from oriflamme.events import Eliminated, Gained, Placed, Stolen
+from oriflamme.saves import load
 from oriflamme.testing import game_at, registry_with, scenario_tests
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -66,3 +68,79 @@ def test_a_bounty_is_paid_whatever_the_eliminating_cards_id() -> None:
             by_zero += event.by == 0
     print(f"{len(seeds)} games: {paid} bounties, {by_zero} by card 0")
     assert by_zero > 0  # else this test could not see the fault it is for
+
+
+# The Pickpocket's question, as the engine asks it.
+
+ROBBING = {
+    "round": 2,
+    "phase": "resolution",
+    "influence": {"red": 1, "blue": 2, "green": 5},
+    "queue": [
+        {"card": "blue.soldier", "up": True},
+        {"card": "red.pickpocket", "tokens": 1},
+        "green.lord",
+    ],
+    "resolving": 1,
+    "hands": {
+        "red": ["red.spy", "red.heir"],
+        "blue": ["blue.spy", "blue.heir"],
+        "green": ["green.spy", "green.heir"],
+    },
+}
+
+
+def asked() -> Game:
+    """The game at red's Pickpocket's question: rob blue (position 0) or green (2)."""
+    game = game_at(ROBBING, sets=["base", "house"], plugins=PLUGINS)
+    game.answer(True)  # red reveals its Pickpocket
+    return game
+
+
+def test_the_pickpocket_asks_its_family_which_neighbour_to_rob() -> None:
+    game = asked()
+    decision = game.decision
+    assert decision is not None
+    # A target question, to red, among the positions of both neighbours; the decision
+    # names the asking ability, so that a person and a bot know what it is for.
+    assert (decision.family, decision.kind, decision.options) == ("red", "target", (0, 2))
+    assert decision.ability == "pickpocket"
+    game.answer(2)
+    assert Stolen("red", "green", 1, decision.card) in game.events
+    assert game.scores == {"red": 3, "blue": 2, "green": 4}
+
+
+def in_hand(game: Game, family: str, key: str) -> CardId:
+    """``family``'s card ``key``, from its hand as the family sees it."""
+    seen = game.observe(family)
+    return next(card for card in seen.hand if seen.key(card) == key)
+
+
+def test_a_game_saved_at_the_pickpockets_question_loads_and_goes_on() -> None:
+    # A game dealt as the rules deal it (a save holds only such games), the Pickpocket
+    # placed between blue's Heir and green's.
+    registry = registry_with(PLUGINS)
+    cards = ("pickpocket", "heir", "lord", "spy", "soldier", "archer", "conspiracy")
+    config = GameConfig(seed=5, first_player="red", sets=("base", "house"), cards=cards)
+    game = Game.new(config, registry=registry)
+    game.answer(Placement(in_hand(game, "red", "pickpocket"), "first"))
+    game.answer(Placement(in_hand(game, "blue", "heir"), "first"))
+    game.answer(Placement(in_hand(game, "green", "heir"), "last"))
+    game.answer(False)  # blue keeps its Heir hidden
+    game.answer(True)  # red reveals its Pickpocket: which neighbour to rob?
+    decision = game.decision
+    assert decision is not None
+    assert (decision.family, decision.kind, decision.options) == ("red", "target", (0, 2))
+    # The plugin declares loadable_saves: its continuation checks what it is handed.
+    loaded = load(game.to_json(), registry=registry)
+    assert loaded.decision == decision
+    loaded.answer(2)
+    assert loaded.scores == {"red": 2, "blue": 1, "green": 0}
+
+
+def test_the_house_bot_robs_the_richest_neighbour() -> None:
+    game = asked()
+    decision = game.decision
+    assert decision is not None
+    bot = make_bot("house_heuristic", registry=registry_with(PLUGINS), seed=3)
+    assert bot.choose(game.observe("red")) == 2  # green holds 5, blue 2

@@ -1,5 +1,5 @@
-"""Conformance scenarios: the format of ``../shared/conformance/FORMAT.md``, read,
-set up and checked exactly as that contract says.
+"""Conformance scenarios: the format docs/scenarios.md describes, read, set up and
+checked exactly as that page says.
 
 ``oriflamme conformance PATH...`` and the project's pytest suite both run
 scenarios through :func:`run_file`, against this project's engine in-process by

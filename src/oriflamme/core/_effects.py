@@ -33,7 +33,14 @@ from ._events import (
     Stolen,
 )
 from ._identity import NO_CARD, CardId
-from ._questions import asker, check_task, checked_options, words
+from ._questions import (
+    asker,
+    check_continuation,
+    check_task,
+    checked_options,
+    continuation_names,
+    words,
+)
 from ._rules import GameRules
 from ._saveable import saveable
 from ._state import State, replaced
@@ -361,10 +368,11 @@ class Effects(Board):
             raise PluginError(f"{self._asker(key)}: {error}") from None
         chosen: Options
         if running is not None:
-            self._check_arguments(checked, key, name)
-            chosen = checked_options(
-                self,
-                self._asker(key),
+            chosen = self._checked_question(
+                then,
+                checked,
+                key,
+                name,
                 family=family,
                 kind=kind,
                 options=options,
@@ -424,12 +432,33 @@ class Effects(Board):
         if self._running is not None:  # third-party code: see ask
             self._step()
             check_task(s, self._asker(key), card)
-            self._check_arguments(checked, key, name)
+            self._check_work(then, checked, key, name)
         s.tasks = s.tasks + ((key, name, card, checked),)
 
     def _asker(self, key: str) -> str:
         """Who asks or queues, for an error (see :func:`.questions.asker`)."""
         return asker(self.rules, self._running, key)
+
+    def _checked_question(
+        self,
+        then: AbilityMethod,
+        args: tuple[Any, ...],
+        key: str,
+        name: str,
+        **question: Any,
+    ) -> tuple[Answer, ...]:
+        """A third-party question's options, checked (see :func:`.questions.checked_options`),
+        its arguments saveable, and its continuation able to take them and the answer."""
+        self._check_arguments(args, key, name)
+        chosen = checked_options(self, self._asker(key), **question)
+        check_continuation(self._asker(key), then, continuation_names(len(args), answer=True))
+        return chosen
+
+    def _check_work(self, then: AbilityMethod, args: tuple[Any, ...], key: str, name: str) -> None:
+        """A third-party task: its arguments saveable, and its continuation able to
+        take them as the engine will call it."""
+        self._check_arguments(args, key, name)
+        check_continuation(self._asker(key), then, continuation_names(len(args), answer=False))
 
     def _check_arguments(self, args: tuple[Any, ...], key: str, name: str) -> None:
         """Third-party arguments within every bound of a save (:func:`.bounds.value_problem`):

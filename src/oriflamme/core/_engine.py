@@ -93,7 +93,7 @@ class Engine:
             if s.log is not s.log_mark:
                 self._count_log()
         except OverBudget as exc:
-            error = PluginError(overrun(effects._state.rules, exc))
+            error = PluginError(overrun(effects._state.rules, exc, effects._state))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
 

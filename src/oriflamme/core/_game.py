@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 import attrs
 
-from ._blame import blame
+from ._blame import blame, seed_note
 from ._bounds import check_seed
 from ._budget import BUDGET, Budget, OverBudget, checked_budget, third_party
 from ._config import GameConfig
@@ -26,7 +26,7 @@ from ._decisions import Answer, Decision
 from ._determinise import determinise
 from ._effects import Effects
 from ._engine import Engine
-from ._errors import AbilityError, ConfigError, IllegalAnswer
+from ._errors import AbilityError, ConfigError, IllegalAnswer, OriflammeError, PluginError
 from ._events import Event
 from ._guards import guarded_rules, run_guarded
 from ._kinds import DecisionKind, builtin_check, refuse
@@ -97,7 +97,7 @@ class Game:
         rules = registry.rules_for(config, cards)
         state = deal(config, rules, cards, rng, seed=seed, recording=record)
         game = cls(state)
-        game._engine.start()
+        _play_on(game, starting=True)
         return game
 
     @classmethod
@@ -207,7 +207,8 @@ class Game:
             engine.apply(decision, answer)
         except Exception as exc:
             effects._state = old
-            error = AbilityError(blame(old.rules, exc, decision, answer))
+            error = AbilityError(blame(old.rules, exc, decision, answer, old))
+            error.add_note(seed_note(old))
             error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
             raise error from exc
         except BaseException:
@@ -352,8 +353,28 @@ def game_of(state: State, *, play_on: bool = False) -> Game:
     and checked; ``play_on``: advanced to its first question (a position has none yet)."""
     game = Game(state)
     if play_on:
-        game._engine.run()
+        _play_on(game, starting=False)
     return game
+
+
+def _play_on(game: Game, *, starting: bool) -> None:
+    """Play ``game`` on to its first question (``starting``: a new game, its first
+    events first). A plugin's code that fails meanwhile is named as in an answer
+    (see :func:`.blame.blame`); the game is not made."""
+    engine = game._engine
+    try:
+        if starting:
+            engine.start()
+        else:
+            engine.run()
+    except Exception as exc:
+        if isinstance(exc, OriflammeError) and not isinstance(exc, PluginError):
+            raise  # the engine's own word on the position
+        state = game._state
+        error = AbilityError(blame(state.rules, exc, None, None, state))
+        error.add_note(seed_note(state))
+        error.__cause__ = exc  # set by hand: compiled, "raise ... from" drops it
+        raise error from exc
 
 
 def _asked(decision: Decision, family: object) -> bool:

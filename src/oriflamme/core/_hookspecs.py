@@ -90,8 +90,10 @@ def register_abilities() -> Mapping[str, Ability]:
 
     Called once per registry; each game looks abilities up in a table built from
     these mappings, never by calling plugins card by card. A key implemented by
-    two plugins is an error. A card with no ability registered does nothing when
-    it resolves (``oriflamme cards`` flags it).
+    two plugins is an error. A game with a card no plugin gives an ability is an
+    error naming the card and its file (``oriflamme cards`` flags it): a card that
+    does nothing is given an ``Ability()`` all the same, so that a misspelt key is
+    never dealt as a card that does nothing.
     """
     raise NotImplementedError  # a specification: pluggy never calls it
 

@@ -17,7 +17,7 @@ play.)
 Two depths, for two kinds of state:
 
 * :func:`check_position`: any table, a partial one too. A scenario sets up only what
-  it needs (its hands, set-aside cards and queue are free: FORMAT.md), so what is
+  it needs (its hands, set-aside cards and queue are free: docs/scenarios.md), so what is
   checked is what no card anywhere can change: where each card is, faces, tokens,
   Bribery tokens, no more cards of a key or in a hand than the list and the round
   leave.

@@ -11,6 +11,7 @@ order plugins are registered in, what they provide comes out the same: keys are 
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import importlib.metadata
 import random
@@ -147,8 +148,9 @@ class Registry:
             raise PluginError(f"plugin {name!r} cannot be registered: the name is taken")
         if getattr(plugin, "__hash__", None) is None:
             plugin = _Hashable(plugin)
-        plugins = {**self._plugins, name: plugin}
         manager = self._manager()
+        _check_hook_names(manager, plugin, name)
+        plugins = {**self._plugins, name: plugin}
         try:
             for each in sorted(plugins, reverse=True):
                 manager.register(plugins[each], name=each)
@@ -180,9 +182,11 @@ class Registry:
             # A broken plugin is reported, never fatal; even one that calls sys.exit()
             # while it is imported.
             except (Exception, SystemExit) as exc:
-                self._load_problems.append(
-                    f"plugin {ep.name!r} ({ep.value}) failed to load: {type(exc).__name__}: {exc}"
-                )
+                why = f"{type(exc).__name__}: {exc}"
+                own = f"plugin {ep.name!r}: "
+                if isinstance(exc, PluginError) and str(exc).startswith(own):
+                    why = str(exc)[len(own) :]  # the engine's own words, naming the plugin
+                self._load_problems.append(f"plugin {ep.name!r} ({ep.value}) failed to load: {why}")
 
     @property
     def plugins(self) -> tuple[PluginInfo, ...]:
@@ -386,6 +390,7 @@ class Registry:
         unknown = sorted(keys - set(provided.cards))
         if unknown:
             raise ConfigError(f"unknown card {unknown[0]!r} (no installed set provides it)")
+        _check_abilities(provided, keys)
         values = resolve_variants(provided.variants, variants)
         abilities = {k: provided.abilities[k] for k in sorted(keys) if k in provided.abilities}
         providers = {k: provided.ability_plugins[k] for k in abilities}
@@ -418,6 +423,64 @@ class Registry:
                 (p.name, p.distribution, p.version) for p in self.plugins if p.name in in_play
             ),
             ability_plugins=providers,
+        )
+
+
+def _check_abilities(provided: Provided, keys: set[str]) -> None:
+    """Raise :class:`PluginError` for the first of ``keys`` no plugin gives an ability,
+    naming its plugin and file: dealt, it would do nothing, in silence (a misspelt key
+    in ``register_abilities``, say), where a card that does nothing says so with an
+    ``Ability()`` of its own."""
+    missing = sorted(keys - set(provided.abilities))
+    if not missing:
+        return
+    card = provided.cards[missing[0]]
+    plugin = provided.sets[card.set].plugin
+    # An ability given for no card is the likely misspelling of this card's key.
+    spare = sorted(set(provided.abilities) - set(provided.cards))
+    close = difflib.get_close_matches(card.key, spare, n=1)
+    hint = f" (an ability is given for {close[0]!r}, which no set has: a misspelling?)"
+    raise PluginError(
+        f"plugin {plugin!r}: {card.source}: card {card.key!r} has no ability: no plugin's "
+        f"register_abilities gives one for {card.key!r}{hint if close else ''}; a card "
+        "that does nothing is given an oriflamme.Ability() all the same"
+    )
+
+
+#: The hooks a plugin may implement: every hook specification of :mod:`._hookspecs`.
+HOOK_NAMES: tuple[str, ...] = tuple(
+    sorted(
+        each
+        for each in dir(hookspecs)
+        if hasattr(getattr(hookspecs, each), f"{hookspecs.PROJECT}_spec")
+    )
+)
+
+
+def _check_hook_names(manager: pluggy.PluginManager, plugin: object, name: str) -> None:
+    """Raise :class:`PluginError` if ``plugin`` marks with ``oriflamme.hookimpl`` a
+    function that is no hook: pluggy would keep it, and never call it, so that a
+    misspelt ``register_ability`` deals cards that do nothing, in silence."""
+    for attribute in dir(plugin):
+        if attribute.startswith("_"):
+            continue
+        try:
+            options = manager.parse_hookimpl_opts(plugin, attribute)
+        except Exception:  # an attribute that fails to be read is no hook
+            continue
+        if options is None:
+            continue
+        hook = options.get("specname") or attribute
+        if hook in HOOK_NAMES:
+            continue
+        close = difflib.get_close_matches(hook, HOOK_NAMES, n=1, cutoff=0.6)
+        hint = f"did you mean {close[0]!r}?" if close else f"the hooks: {', '.join(HOOK_NAMES)}"
+        function = getattr(plugin, attribute, None)
+        code = getattr(function, "__code__", None)
+        where = f" ({code.co_filename}:{code.co_firstlineno})" if code is not None else ""
+        raise PluginError(
+            f"plugin {name!r}: {hook!r}{where} is marked with oriflamme.hookimpl but is no "
+            f"hook of oriflamme; {hint}"
         )
 
 

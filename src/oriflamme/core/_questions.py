@@ -8,12 +8,15 @@ the answer is taken back and the error names the plugin. So is a question, or a
 task, a save could not hold (see :mod:`.bounds`): options or words past its bounds, a
 task about no card of the game, one more task than a save holds. And so are words a
 game could not print (:mod:`.words`): a question or a label that holds a control
-character, a newline or a bidi override.
+character, a newline or a bidi override. And so is a continuation that cannot take
+the arguments it will be called with: it would fail only when the answer comes, in
+the engine's own code, where it would look like the engine's fault.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from ._board import Board
@@ -136,6 +139,60 @@ def check_task(state: State, who: str, card: object) -> None:
             f"{who} queued a task while {len(state.tasks)} wait: at most "
             f"{MAX_TASKS} may wait at once (abilities nest a few deep)"
         )
+
+
+def check_continuation(who: str, method: Callable[..., Any], names: tuple[str, ...]) -> None:
+    """A :class:`PluginError` if the continuation ``method`` (a bound method) that
+    ``who`` gives cannot be called with positional arguments named ``names`` (``game``,
+    ``card``, then the rest), as the engine will call it: naming the method, its file
+    and line, what it takes and what is expected. A signature that cannot be read (a
+    method of compiled code) is not checked."""
+    function = getattr(method, "__func__", method)
+    signature = _signature(function)
+    if signature is None:
+        return
+    try:
+        signature.bind(None, *names)  # ``self`` first
+    except TypeError:
+        pass
+    else:
+        return
+    name = getattr(function, "__name__", "?")
+    qualname = getattr(function, "__qualname__", name)
+    code = getattr(function, "__code__", None)
+    where = f" ({code.co_filename}:{code.co_firstlineno})" if code is not None else ""
+    parameters = [p.replace(annotation=p.empty) for p in signature.parameters.values()]
+    takes = signature.replace(parameters=parameters, return_annotation=signature.empty)
+    raise PluginError(
+        f"{who} continues with {qualname}{where}, which takes {takes}, but will be "
+        f"called as {name}({', '.join(names)}): expected def {name}(self, "
+        f"{', '.join(names)})"
+    )
+
+
+#: Signatures read, by function: a continuation is given at every question.
+_SIGNATURES: dict[Callable[..., Any], inspect.Signature | None] = {}
+
+
+def _signature(function: Callable[..., Any]) -> inspect.Signature | None:
+    if function in _SIGNATURES:
+        return _SIGNATURES[function]
+    try:
+        signature: inspect.Signature | None = inspect.signature(function)
+    except (TypeError, ValueError):
+        signature = None
+    if len(_SIGNATURES) >= 1024:
+        _SIGNATURES.clear()  # bounded: the continuations of a few plugins at a time
+    _SIGNATURES[function] = signature
+    return signature
+
+
+def continuation_names(count: int, *, answer: bool) -> tuple[str, ...]:
+    """How the engine calls a continuation given ``count`` arguments: ``game``,
+    ``card``, an argument for each (``arg1``...), and ``answer`` after a question."""
+    return ("game", "card", *(f"arg{i}" for i in range(1, count + 1))) + (
+        ("answer",) if answer else ()
+    )
 
 
 def _card(state: State, card: object, what: str) -> CardId:

@@ -100,7 +100,7 @@ def _with_copies(
     cards: tuple[str, ...], parsed: list[tuple[str, str, int, str]]
 ) -> tuple[str, ...]:
     """The card list ``cards``, repeating a key as often as a family of the position
-    holds it (``red.queen.2``: a list that repeats the Queen, FORMAT.md). Every family
+    holds it (``red.queen.2``: a list that repeats the Queen, docs/scenarios.md). Every family
     holds one copy of every card of the list (RULINGS G1), so the list is what the
     families' cards, and a search's guesses at them, are counted against."""
     held = Counter((family, key) for family, key, _, _ in parsed)

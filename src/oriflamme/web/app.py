@@ -29,6 +29,7 @@ from oriflamme import ConfigError, SaveError
 from oriflamme.text import cut
 
 from .installed import installed
+from .languages import UnknownLanguage, read_language
 from .limits import Limits, client
 from .origins import HostsAndOrigins
 from .rates import RateLimit
@@ -130,6 +131,15 @@ def _token(request: Request) -> str | None:
     return token
 
 
+def _language(request: Request | WebSocket) -> str:
+    """The view's language, from ``?language=`` (en, fr, pl; English if none): 400 for
+    any other."""
+    try:
+        return read_language(request.query_params)
+    except UnknownLanguage as exc:
+        raise Refused(400, str(exc)) from exc
+
+
 def _client(request: Request) -> str:
     """The client the request comes from: its address (a trusted proxy's
     X-Forwarded-For, see serve), an IPv6 address's /64."""
@@ -178,8 +188,9 @@ async def create(request: Request) -> Response:
 
 
 async def view(request: Request) -> Response:
+    language = _language(request)
     table = _tables(request).find(request.path_params["id"])
-    return _json_text(table.view(table.seat(_token(request))))
+    return _json_text(table.view(table.seat(_token(request)), language))
 
 
 async def table_links(request: Request) -> Response:
@@ -197,6 +208,7 @@ async def table_links(request: Request) -> Response:
 async def answer(request: Request) -> Response:
     tables = _tables(request)
     token = _token(request)
+    language = _language(request)
     # The body is read before the game is looked up: from then on, nothing waits until
     # the answer is played, so the game cannot be let go from memory meanwhile.
     body = await read_json(request)
@@ -213,18 +225,19 @@ async def answer(request: Request) -> Response:
         )
     tables.check_turn(table, family, step)  # refused for free: a retry costs nothing
     request.app.state.answer_rate.take(f"{table.id}:{family}")
-    return _json_text(await tables.answer(table, family, body["answer"], step))
+    return _json_text(await tables.answer(table, family, body["answer"], step, language))
 
 
 async def replay(request: Request) -> Response:
     tables = _tables(request)
+    language = _language(request)
     table = tables.find(request.path_params["id"])
     family = table.seat(_token(request))
     step = request.query_params.get("step", "")
     if not (step.isascii() and step.isdigit()) or len(step) > 9:
         raise Refused(400, f"step must be a whole number from 0 to {table.step}")
     request.app.state.replay_rate.take(_client(request))
-    return JSONResponse(tables.replay(table, family, int(step)))
+    return JSONResponse(tables.replay(table, family, int(step), language))
 
 
 async def _hello(socket: WebSocket) -> str | None:
@@ -248,14 +261,15 @@ async def _hello(socket: WebSocket) -> str | None:
 
 
 async def websocket(socket: WebSocket) -> None:
-    """Waits for the token, then sends the view at once and after every change; closes
-    4400, 4403 or 4404 (after one ``{"error": ...}`` message) for a bad first
-    message, a wrong token or an unknown game."""
+    """Waits for the token, then sends the view (in ``?language=``) at once and after
+    every change; closes 4400, 4403 or 4404 (after one ``{"error": ...}`` message) for
+    a bad first message or language, a wrong token or an unknown game."""
     await socket.accept()
     tables = _tables(socket)
     try:
         if any(name.lower() == "token" for name in socket.query_params):
             raise Refused(400, "a token is sent in the first message, never in the URL")
+        language = _language(socket)
         token = await _hello(socket)
         table = tables.find(socket.path_params["id"])
         family = table.seat(token)
@@ -270,7 +284,7 @@ async def websocket(socket: WebSocket) -> None:
         log.error("game %s: %s", socket.path_params["id"], type(exc).__name__)
         await socket.close(code=1011)
         return
-    watcher = tables.watch(table, family)
+    watcher = tables.watch(table, family, language)
 
     async def sending() -> None:
         while True:

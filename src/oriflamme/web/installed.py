@@ -22,7 +22,15 @@ def installed(registry: Registry) -> dict[str, Any]:
             "title": card_set.title,
             "plugin": card_set.plugin,
             "cards": [
-                {"key": card.key, "name": card.name, "type": card.type.value, "text": card.text}
+                {
+                    "key": card.key,
+                    "name": card.name,
+                    "type": card.type.value,
+                    "text": card.text,
+                    # In the other languages the card data gives (the lobby's language).
+                    "names": dict(card.names),
+                    "texts": dict(card.texts),
+                }
                 for card in card_set.cards
             ],
         }

@@ -59,8 +59,18 @@ log = logging.getLogger("oriflamme.web")
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The fields of a view that are the same for everyone at every step of a game: their
-#: JSON is made once.
-CONSTANT = ("id", "families", "cards", "sets", "variants", "seats", "names", "texts")
+#: JSON is made once (for each language).
+CONSTANT = (
+    "id",
+    "families",
+    "cards",
+    "sets",
+    "variants",
+    "seats",
+    "language",
+    "names",
+    "texts",
+)
 
 
 class Refused(OriflammeError):
@@ -77,8 +87,9 @@ class Watcher:
     """One websocket watching a table: told when there is a new view to send, and how
     many log lines and events it has been sent (a frame sends only the new ones)."""
 
-    def __init__(self, family: str | None) -> None:
+    def __init__(self, family: str | None, language: str = "en") -> None:
         self.family = family
+        self.language = language
         self.changed = asyncio.Event()
         self.changed.set()  # the view as it is now, at once
         self.lines = 0
@@ -86,7 +97,9 @@ class Watcher:
 
     def frame(self, table: Table) -> str:
         """The frame to send now: the view, with the lines and events not yet sent."""
-        text, self.lines, self.events = table.frame(self.family, self.lines, self.events)
+        text, self.lines, self.events = table.frame(
+            self.family, self.lines, self.events, self.language
+        )
         return text
 
 
@@ -111,16 +124,17 @@ class Table:
         self.people = any(seat.kind == PERSON for seat in self.seats)
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
-        # Each family's view at the last step it was built for, but for the log and
-        # events; each family's story and its lines as JSON; the events (public), as
-        # they are and as JSON, to the log's newest node.
-        self._cores: dict[str | None, tuple[int, str]] = {}
-        self._stories: dict[str | None, tuple[Story, list[str]]] = {}
+        # Each family's view (in each language asked for) at the last step it was built
+        # for, but for the log and events; each family's story in each language and its
+        # lines as JSON; the events (public), as they are and as JSON, to the log's
+        # newest node.
+        self._cores: dict[tuple[str | None, str], tuple[int, str]] = {}
+        self._stories: dict[tuple[str | None, str], tuple[Story, list[str]]] = {}
         self._events: list[Event] = []
         self._events_json: list[str] = []
         self._log: object = None  # the observation's log chain last sent (compared by identity)
         self._events_step = -1
-        self._constant: str | None = None
+        self._constant: dict[str, str] = {}  # by language
 
     @property
     def players(self) -> dict[str, str]:
@@ -137,16 +151,19 @@ class Table:
             raise Refused(403, "this token is not one of this game's seats")
         return family
 
-    def view(self, family: str | None) -> str:
-        """``family``'s view now (None: a spectator's), as JSON text: built once a step."""
-        text, _, _ = self.frame(family, 0, 0)
+    def view(self, family: str | None, language: str = "en") -> str:
+        """``family``'s view now (None: a spectator's) in ``language``, as JSON text:
+        built once a step."""
+        text, _, _ = self.frame(family, 0, 0, language)
         return text
 
-    def frame(self, family: str | None, log_from: int, events_from: int) -> tuple[str, int, int]:
-        """``family``'s view now as JSON text, its ``log`` and ``events`` holding only
-        what comes from ``log_from`` and ``events_from`` on (said in the view): the text,
-        and how many lines and events there are in all."""
-        core, lines = self._core(family)
+    def frame(
+        self, family: str | None, log_from: int, events_from: int, language: str = "en"
+    ) -> tuple[str, int, int]:
+        """``family``'s view now in ``language`` as JSON text, its ``log`` and ``events``
+        holding only what comes from ``log_from`` and ``events_from`` on (said in the
+        view): the text, and how many lines and events there are in all."""
+        core, lines = self._core(family, language)
         events = self._events_json
         log_from = min(log_from, len(lines))
         events_from = min(events_from, len(events))
@@ -156,20 +173,21 @@ class Table:
         )
         return text, len(lines), len(events)
 
-    def _core(self, family: str | None) -> tuple[str, list[str]]:
-        """``family``'s view at this step as JSON, but for its log and events and its
-        closing brace, and its story's lines as JSON: built once a step."""
-        found = self._cores.get(family)
+    def _core(self, family: str | None, language: str) -> tuple[str, list[str]]:
+        """``family``'s view at this step in ``language`` as JSON, but for its log and
+        events and its closing brace, and its story's lines as JSON: built once a step."""
+        key = (family, language)
+        found = self._cores.get(key)
         if found is not None and found[0] == self.step:
-            return found[1], self._stories[family][1]
+            return found[1], self._stories[key][1]
         observation = self.game.observe(family)
         if self._events_step != self.step:
             self._catch_up(observation)
         # Each family's story is told as the game goes, and kept as JSON: a view is then
         # its few changing fields, and the kept lines and events joined.
-        story = self._stories.get(family)
+        story = self._stories.get(key)
         if story is None:
-            story = self._stories[family] = (Story(self.game.rules.definitions), [])
+            story = self._stories[key] = (Story(self.game.rules.definitions, language), [])
         story[1].extend(json.dumps(line) for line in story[0].read(observation, self._events))
         built = build_view(
             observation,
@@ -179,15 +197,18 @@ class Table:
             seats=self.players,
             log=[],
             events=False,
+            language=language,
         )
         for spliced in ("log_from", "log", "events_from"):
             del built[spliced]
-        if self._constant is None:  # the same in every view of the game, at every step
-            self._constant = json.dumps({key: built[key] for key in CONSTANT})[1:-1]
-        for key in CONSTANT:
-            del built[key]
-        core = f"{json.dumps(built)[:-1]}, {self._constant}"
-        self._cores[family] = (self.step, core)
+        constant = self._constant.get(language)
+        if constant is None:  # the same in every view of the game, at every step
+            constant = json.dumps({name: built[name] for name in CONSTANT})[1:-1]
+            self._constant[language] = constant
+        for name in CONSTANT:
+            del built[name]
+        core = f"{json.dumps(built)[:-1]}, {constant}"
+        self._cores[key] = (self.step, core)
         return core, story[1]
 
     def _catch_up(self, observation: Observation) -> None:
@@ -206,10 +227,17 @@ class Table:
         self._log = observation.log
         self._events_step = self.step
 
-    def replay(self, family: str | None, game: Game, step: int) -> dict[str, Any]:
-        """The view ``family`` had in ``game``, after ``step`` answers."""
+    def replay(
+        self, family: str | None, game: Game, step: int, language: str = "en"
+    ) -> dict[str, Any]:
+        """The view ``family`` had in ``game``, after ``step`` answers, in ``language``."""
         return build_view(
-            game.observe(family), game.rules, game_id=self.id, step=step, seats=self.players
+            game.observe(family),
+            game.rules,
+            game_id=self.id,
+            step=step,
+            seats=self.players,
+            language=language,
         )
 
     @property
@@ -393,15 +421,17 @@ class Tables:
 
     # Playing.
 
-    async def answer(self, table: Table, family: str, answer: object, step: int) -> str:
-        """``family`` answers at ``step``: its new view. 409 if it is not its turn or
-        the game is at another step (the answer was played already, or came late), 400
-        if the answer is refused; the game stays as it was."""
+    async def answer(
+        self, table: Table, family: str, answer: object, step: int, language: str = "en"
+    ) -> str:
+        """``family`` answers at ``step``: its new view (in ``language``). 409 if it is
+        not its turn or the game is at another step (the answer was played already, or
+        came late), 400 if the answer is refused; the game stays as it was."""
         table.using += 1
         try:
             async with table.lock:
                 self._play(table, family, answer, step)
-                view = table.view(family)
+                view = table.view(family, language)
         finally:
             table.using -= 1
         self._announce(table)
@@ -518,8 +548,8 @@ class Tables:
 
     # Watching.
 
-    def watch(self, table: Table, family: str | None) -> Watcher:
-        watcher = Watcher(family)
+    def watch(self, table: Table, family: str | None, language: str = "en") -> Watcher:
+        watcher = Watcher(family, language)
         table.watchers.add(watcher)
         table.unwatched_since = None
         self.play_bots(table)  # a game of bots alone that had paused goes on
@@ -534,14 +564,17 @@ class Tables:
         """Whether ``table``'s game is no longer kept (it expired, or was let go)."""
         return self._live.get(table.id) is not table
 
-    def replay(self, table: Table, family: str | None, step: int) -> dict[str, Any]:
-        """The view ``family`` had after ``step`` answers, rebuilt from the start."""
+    def replay(
+        self, table: Table, family: str | None, step: int, language: str = "en"
+    ) -> dict[str, Any]:
+        """The view ``family`` had after ``step`` answers (in ``language``), rebuilt
+        from the start."""
         if not 0 <= step <= table.step:
             raise Refused(400, f"step must be a whole number from 0 to {table.step}")
         game = load_game(table.initial, registry=table.registry, allow_other_versions=True)
         for who, answer in self.store.answers(table.id, step):
             game.answer(answer, family=who)
-        view = table.replay(family, game, step)
+        view = table.replay(family, game, step, language)
         view.update(answers=[], answer_texts=[], question=None, steps=table.step)
         return view
 

@@ -25,6 +25,7 @@ def build_view(
     seats: Mapping[str, str],
     log: list[str] | None = None,
     events: bool = True,
+    language: str = "en",
 ) -> dict[str, Any]:
     """``observation`` as JSON-ready data, with the words a person reads beside it.
 
@@ -33,10 +34,11 @@ def build_view(
     observation when it has been told already (a :class:`~oriflamme.text.Story` that
     read every observation of this family so far), else it is told here whole.
     Without ``events``, the view has no ``events`` (a caller that keeps them: they are
-    the same for everyone).
+    the same for everyone). ``language`` (``en``, ``fr``, ``pl``): that of the
+    sentences, card names and card texts (see :mod:`.languages`).
     """
     data = observation.to_dict(events=events)
-    words = Words(observation, rules.definitions)
+    words = Words(observation, rules.definitions, language)
     decision = observation.decision
     asked = decision is not None and decision.family == observation.family
     if asked and decision is not None:
@@ -58,11 +60,12 @@ def build_view(
         answer_texts=texts,
         question=question,
         waiting_for=decision.family if decision is not None else None,
+        language=language,
         log_from=0,  # a websocket's frame sends only what is new: see docs/web.md
-        log=story_lines(observation, definitions) if log is None else log,
+        log=story_lines(observation, definitions, language) if log is None else log,
         events_from=0,
-        names={key: definitions[key].name for key in keys},
-        texts={key: definitions[key].text for key in keys},
+        names={key: definitions[key].name_in(language) for key in keys},
+        texts={key: definitions[key].text_in(language) for key in keys},
         bribes={str(card): family for card, family in observation.bribes.items()},
         scores=dict(observation.influence) if over else None,
         winners=list(observation.winners) if over else None,

@@ -1,5 +1,6 @@
-"""House rules for oriflamme, as one plugin: a new card, a changed card, a changed rule,
-and a bot that knows the new card."""
+"""House rules for oriflamme, as one plugin: two new cards (one of which asks its
+family a question), a changed card, a changed rule, and a bot that knows the new
+cards."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from oriflamme.events import Eliminated
 from .bot import HOUSE_BOT
 from .generous_heir import GENEROUS_HEIR, GenerousHeir
 from .jester import Jester
+from .pickpocket import Pickpocket
 
 BOUNTY = Variant(
     name="bounty",
@@ -30,7 +32,15 @@ def register_card_sets() -> Sequence[Traversable]:
 
 @hookimpl
 def register_abilities() -> Mapping[str, Ability]:
-    return {"jester": Jester()}
+    return {"jester": Jester(), "pickpocket": Pickpocket()}
+
+
+@hookimpl
+def loadable_saves() -> bool:
+    # A saved game waiting on the Pickpocket's question may be loaded: its one
+    # continuation, Pickpocket.steal, checks what it is handed and changes nothing
+    # but the game.
+    return True
 
 
 @hookimpl

@@ -5,15 +5,9 @@
 import { cardName } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
+import { botName, familyName, t } from "./words.js";
 
-const DECIDING = {
-  place: "is placing a card in the queue",
-  reveal: "is deciding whether to reveal a face-down card",
-  target: "is choosing a target",
-  move: "is choosing where a card moves",
-  twin: "is choosing where the Twin goes",
-  choose: "is making a choice",
-};
+const DECIDING = new Set(["place", "reveal", "target", "move", "twin", "choose"]);
 
 /** Whether `view`'s answers are placements, [card id, where], to show in two steps. */
 export function isPlacement(view) {
@@ -41,13 +35,16 @@ export function thinkingBot(view) {
 }
 
 function waitingLine(view) {
-  if (view.phase === "end") return "The game is over.";
+  if (view.phase === "end") return t("turn.over");
   const family = view.waiting_for ?? view.decision?.family;
-  if (!family) return "Waiting…";
+  if (!family) return t("turn.waiting");
+  if (family === view.seat) return t("turn.youMust");
   const kind = view.decision?.kind;
-  const who = view.seats?.[family] && view.seats[family] !== "person" ? `${family} (bot: ${view.seats[family]})` : family;
-  const doing = DECIDING[kind] ?? (kind ? `must answer (${kind})` : "is to play");
-  return `${family === view.seat ? "You" : who} ${family === view.seat ? "must answer" : doing}.`;
+  const name = familyName(family);
+  const seat = view.seats?.[family];
+  const who = seat && seat !== "person" ? t("turn.botWho", { family: name, kind: botName(seat) }) : name;
+  const doing = DECIDING.has(kind) ? t(`turn.${kind}`) : kind ? t("turn.other", { kind }) : t("turn.toPlay");
+  return t("turn.someone", { who, doing });
 }
 
 function answerButton(view, index, ui) {
@@ -59,7 +56,7 @@ function answerButton(view, index, ui) {
     class: "answer",
     testid: "answer",
     text,
-    disabled: ui.sending,
+    disabled: ui.sending || ui.offline,
     data: { index, answer: JSON.stringify(answer) },
     onclick: () => ui.onAnswer(index, view.step),
     onmouseenter: position !== null ? () => ui.onHover(position) : null,
@@ -74,10 +71,10 @@ function placementChoices(view, ui) {
   const hand = new Map([...view.hand, ...view.set_aside].map((card) => [card.id, card]));
   const chosen = cards.includes(ui.selected) ? ui.selected : null;
   return [
-    h("p", { class: "hint", text: "Choose a card from your hand, then where it goes." }),
+    h("p", { class: "hint", text: t("turn.chooseCard") }),
     h(
       "div",
-      { class: "answer-row", role: "group", "aria-label": "Cards you may place" },
+      { class: "answer-row", role: "group", "aria-label": t("turn.cards") },
       cards.map((id) => {
         const card = hand.get(id);
         return h("button", {
@@ -85,10 +82,10 @@ function placementChoices(view, ui) {
           class: ["place-card", card && familyClass(card.colour)],
           testid: "place-card",
           "aria-pressed": String(id === chosen),
-          disabled: ui.sending,
+          disabled: ui.sending || ui.offline,
           data: { cardId: id },
           title: card?.key ? view.texts?.[card.key] ?? null : null,
-          text: card?.key ? cardName(view, card.key) : `card ${id}`,
+          text: card?.key ? cardName(view, card.key) : t("turn.card", { id }),
           onclick: () => ui.onSelect(id),
         });
       }),
@@ -97,15 +94,16 @@ function placementChoices(view, ui) {
       ? null
       : h(
           "div",
-          { class: "answer-row", role: "group", "aria-label": "Where it goes" },
+          { class: "answer-row", role: "group", "aria-label": t("turn.where") },
           view.answers.map((answer, index) => (answer[0] === chosen ? answerButton(view, index, ui) : null)),
         ),
   ];
 }
 
 /**
- * Draws the turn panel. `ui`: {selected, sending, error, note, onAnswer(index, step),
- * onSelect(card id), onHover(position or null)}. The step goes with each answer: the
+ * Draws the turn panel. `ui`: {selected, sending, offline, error, note, lastMove,
+ * onAnswer(index, step), onSelect(card id), onHover(position or null)}. While
+ * `offline` (the connection is lost) the answers are greyed out and cannot be sent. The step goes with each answer: the
  * server plays an answer only at the step it was offered at.
  */
 export function drawTurn(element, view, ui) {
@@ -113,6 +111,7 @@ export function drawTurn(element, view, ui) {
   const family = view.waiting_for ?? view.decision?.family ?? null;
   const thinking = thinkingBot(view);
   element.classList.toggle("mine", mine);
+  element.classList.toggle("offline", Boolean(ui.offline));
   for (const name of [...element.classList]) if (name.startsWith("fam-")) element.classList.remove(name);
   if (family && view.phase !== "end") element.classList.add(familyClass(family));
   fill(
@@ -120,21 +119,30 @@ export function drawTurn(element, view, ui) {
     h(
       "p",
       { class: "status", testid: "status", "aria-live": "polite" },
-      mine ? "Your turn." : waitingLine(view),
+      mine ? t("turn.yours") : waitingLine(view),
       thinking
         ? h(
             "span",
             { class: "thinking", testid: "thinking", data: { family: thinking.family } },
-            h("span", { class: "thinking-words", text: " Thinking" }),
+            h("span", { class: "thinking-words", text: t("turn.thinking") }),
             h("span", { class: "thinking-dots", "aria-hidden": "true" }, h("i"), h("i"), h("i")),
           )
         : null,
     ),
+    ui.lastMove
+      ? h(
+          "p",
+          { class: "last-move-line", testid: "last-move" },
+          h("span", { class: "muted", text: `${t("game.lastMove")} ` }),
+          ui.lastMove,
+        )
+      : null,
+    ui.offline ? h("p", { class: "notice warn offline-note", role: "status", testid: "offline-note", text: t("game.offline") }) : null,
     mine && view.question ? h("h2", { class: "question", testid: "question", text: view.question }) : null,
     mine
       ? h(
           "div",
-          { class: "answers", testid: "answers" },
+          { class: "answers", testid: "answers", "aria-disabled": ui.offline ? "true" : null },
           isPlacement(view)
             ? placementChoices(view, ui)
             : h("div", { class: "answer-row" }, view.answers.map((_, index) => answerButton(view, index, ui))),

@@ -2,6 +2,8 @@
 // A token only ever travels in the Authorization header: a URL is kept by proxies,
 // access logs and the browser's history, a header is not.
 
+import { t } from "./words.js";
+
 /** An answer from the server that is not a success, with its readable message. */
 export class ApiError extends Error {
   constructor(status, message, retryAfter = null) {
@@ -27,7 +29,7 @@ async function call(url, options) {
   try {
     response = await fetch(url, { cache: "no-store", ...options });
   } catch {
-    throw new ApiError(0, "The server cannot be reached. Check your connection and try again.");
+    throw new ApiError(0, t("api.unreachable"));
   }
   let body = null;
   try {

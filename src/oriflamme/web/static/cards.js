@@ -4,6 +4,7 @@
 
 import { h } from "./dom.js";
 import { familyClass } from "./families.js";
+import { familyName, t } from "./words.js";
 
 /** The card's name, from the view's `names`, or its key if the view has no name. */
 export function cardName(view, key) {
@@ -17,26 +18,20 @@ export function cardText(view, key) {
 
 /** Words for a card a person may read: "blue Soldier" or "blue's face-down card". */
 export function cardWords(view, card) {
-  return card.key === null ? `${card.colour}'s face-down card` : `${card.colour} ${cardName(view, card.key)}`;
+  const family = familyName(card.colour);
+  return card.key === null ? t("card.faceDown", { family }) : t("card.of", { family, name: cardName(view, card.key) });
 }
 
 function badges(card, view) {
   const found = [];
   if (card.tokens) {
-    found.push(
-      h("span", {
-        class: "badge tokens",
-        testid: "tokens",
-        title: `${card.tokens} token${card.tokens === 1 ? "" : "s"}`,
-        "aria-label": `${card.tokens} token${card.tokens === 1 ? "" : "s"}`,
-        text: `● ${card.tokens}`,
-      }),
-    );
+    const tokens = t("card.tokens", { count: card.tokens });
+    found.push(h("span", { class: "badge tokens", testid: "tokens", title: tokens, "aria-label": tokens, text: `● ${card.tokens}` }));
   }
   const briber = view.bribes?.[card.id] ?? (card.owner && card.owner !== card.colour ? card.owner : null);
   if (briber) {
     found.push(
-      h("span", { class: ["badge bribe", familyClass(briber)], testid: "bribe", text: `bribed: ${briber}` }),
+      h("span", { class: ["badge bribe", familyClass(briber)], testid: "bribe", text: t("card.bribed", { family: familyName(briber) }) }),
     );
   }
   return found;
@@ -55,11 +50,11 @@ export function cardElement(card, view, { onPick = null, extra = [] } = {}) {
         class: [...classes, "back"],
         testid: "card-back",
         role: "img",
-        "aria-label": `${card.colour}'s face-down card${card.tokens ? `, ${card.tokens} tokens` : ""}`,
+        "aria-label": `${cardWords(view, card)}${card.tokens ? `, ${t("card.tokens", { count: card.tokens })}` : ""}`,
         data: { cardId: card.id, colour: card.colour },
       },
       h("span", { class: "back-mark", "aria-hidden": "true", text: "⚜" }),
-      h("span", { class: "card-family", text: card.colour }),
+      h("span", { class: "card-family", text: familyName(card.colour) }),
       h("span", { class: "badges" }, badges(card, view)),
     );
   }
@@ -72,21 +67,26 @@ export function cardElement(card, view, { onPick = null, extra = [] } = {}) {
       class: [...classes, "face", down && "down"],
       testid: "card",
       title: text || null,
-      "aria-label": `${cardWords(view, card)}${down ? ", face down" : ""}`,
+      "aria-label": `${cardWords(view, card)}${down ? `, ${t("card.down")}` : ""}`,
       data: { cardId: card.id, key: card.key, colour: card.colour },
-      onclick: onPick ? () => onPick(card) : null,
+      onclick: onPick ? (event) => onPick(card, event.currentTarget) : null,
     },
-    h("span", { class: "card-family", text: card.colour }),
-    h("span", { class: "card-name", text: cardName(view, card.key) }),
+    h("span", { class: "card-family", text: familyName(card.colour) }),
+    h("span", { class: "card-name", testid: "card-name", text: cardName(view, card.key) }),
     h("span", { class: "card-body", "aria-hidden": "true", text }),
-    h("span", { class: "badges" }, down ? h("span", { class: "badge down-badge", text: "face down" }) : null, badges(card, view)),
+    h("span", { class: "badges" }, down ? h("span", { class: "badge down-badge", text: t("card.down") }) : null, badges(card, view)),
   );
 }
 
 /** A small chip naming a card in a pile or a list. */
 export function cardChip(card, view, onPick) {
   if (card.key === null) {
-    return h("span", { class: ["chip", "back", familyClass(card.colour)], testid: "chip-back", text: "face-down" });
+    return h("span", {
+      class: ["chip", "back", familyClass(card.colour)],
+      testid: "chip-back",
+      data: { cardId: card.id },
+      text: t("card.downChip"),
+    });
   }
   return h("button", {
     type: "button",
@@ -95,6 +95,6 @@ export function cardChip(card, view, onPick) {
     title: cardText(view, card.key) || null,
     data: { cardId: card.id, key: card.key },
     text: cardName(view, card.key),
-    onclick: onPick ? () => onPick(card) : null,
+    onclick: onPick ? (event) => onPick(card, event.currentTarget) : null,
   });
 }

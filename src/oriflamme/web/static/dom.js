@@ -43,8 +43,3 @@ export function byId(id) {
   if (element === null) throw new Error(`the page has no #${id}`);
   return element;
 }
-
-/** "1 card", "2 cards". */
-export function plural(count, word, many = `${word}s`) {
-  return `${count} ${count === 1 ? word : many}`;
-}

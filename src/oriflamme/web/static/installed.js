@@ -2,7 +2,8 @@
 // and every card of every set (as `oriflamme cards` shows it). A house-rule plugin's
 // cards appear here as soon as it is installed, with nothing to change on the server.
 
-import { fill, h, plural } from "./dom.js";
+import { fill, h } from "./dom.js";
+import { lang, t, variantName } from "./words.js";
 
 function facts(rows) {
   return h(
@@ -15,7 +16,7 @@ function facts(rows) {
 }
 
 function names(list) {
-  return list.length ? list.join(", ") : "none";
+  return list.length ? list.join(", ") : t("installed.none");
 }
 
 /**
@@ -23,8 +24,8 @@ function names(list) {
  * server was started with, from no installed package) the server itself.
  */
 export function pluginOrigin(plugin) {
-  if (plugin.builtin) return "built in";
-  return [plugin.distribution, plugin.version].filter(Boolean).join(" ") || "added by this server";
+  if (plugin.builtin) return t("installed.builtIn");
+  return [plugin.distribution, plugin.version].filter(Boolean).join(" ") || t("installed.server");
 }
 
 function pluginEntry(plugin) {
@@ -38,15 +39,15 @@ function pluginEntry(plugin) {
       h("strong", { text: plugin.name }),
       " ",
       h("span", { class: "muted", text: `(${origin})` }),
-      plugin.problem ? h("span", { class: "badge warn", text: "not loaded" }) : null,
+      plugin.problem ? h("span", { class: "badge warn", text: t("installed.notLoaded") }) : null,
     ),
     facts([
-      ["Problem", plugin.problem ?? null],
-      ["Sets", names(plugin.sets ?? [])],
-      ["Cards", names(plugin.cards ?? [])],
-      ["Abilities", names(plugin.abilities ?? [])],
-      ["Variants", names((plugin.variants ?? []).map((v) => v.name))],
-      ["Hooks", names(plugin.hooks ?? [])],
+      [t("installed.problem"), plugin.problem ?? null],
+      [t("installed.sets"), names(plugin.sets ?? [])],
+      [t("installed.cards"), names(plugin.cards ?? [])],
+      [t("installed.abilities"), names(plugin.abilities ?? [])],
+      [t("installed.variants"), names((plugin.variants ?? []).map((v) => variantName(v.name)))],
+      [t("installed.hooks"), names(plugin.hooks ?? [])],
     ]),
   );
 }
@@ -60,12 +61,16 @@ function setEntry(set) {
       {},
       h("strong", { text: set.title || set.name }),
       " ",
-      h("span", { class: "muted", text: `(set ${set.name}, plugin ${set.plugin}, ${plural(set.cards.length, "card")})` }),
+      h("span", { class: "muted", text: t("installed.setFacts", { name: set.name, plugin: set.plugin, count: set.cards.length }) }),
     ),
     h(
       "table",
       { class: "card-table" },
-      h("thead", {}, h("tr", {}, ["Card", "Key", "Type", "Text"].map((t) => h("th", { scope: "col", text: t })))),
+      h(
+        "thead",
+        {},
+        h("tr", {}, ["card", "key", "type", "text"].map((word) => h("th", { scope: "col", text: t(`installed.${word}`) }))),
+      ),
       h(
         "tbody",
         {},
@@ -73,10 +78,10 @@ function setEntry(set) {
           h(
             "tr",
             { testid: `installed-card-${card.key}` },
-            h("th", { scope: "row", text: card.name }),
+            h("th", { scope: "row", text: card.names?.[lang] ?? card.name }),
             h("td", {}, h("code", { text: card.key })),
-            h("td", { text: card.type }),
-            h("td", { class: "card-text", text: card.text }),
+            h("td", { text: t(`type.${card.type}`) }),
+            h("td", { class: "card-text", text: card.texts?.[lang] ?? card.text }),
           ),
         ),
       ),
@@ -95,7 +100,7 @@ export function showInstalled(installed, { plugins, cards, problems }) {
       ? h(
           "div",
           { class: "notice warn", role: "status" },
-          h("strong", { text: "Some plugins could not be loaded:" }),
+          h("strong", { text: t("installed.problems") }),
           h("ul", {}, found.map((problem) => h("li", { text: String(problem) }))),
         )
       : null,

@@ -3,6 +3,7 @@
 
 import { h } from "./dom.js";
 import { familyClass } from "./families.js";
+import { t } from "./words.js";
 
 const SHOWN_MS = 2500;
 
@@ -33,15 +34,15 @@ export async function copyFrom(input) {
 }
 
 function copyButton(input, testid) {
-  const button = h("button", { type: "button", class: "small copy", testid, text: "Copy" });
+  const button = h("button", { type: "button", class: "small copy", testid, text: t("link.copy") });
   let timer = null;
   button.addEventListener("click", async () => {
     const copied = await copyFrom(input);
-    button.textContent = copied ? "Copied" : "Selected: copy it";
+    button.textContent = copied ? t("link.copied") : t("link.selected");
     button.dataset.copied = String(copied);
     clearTimeout(timer);
     timer = setTimeout(() => {
-      button.textContent = "Copy";
+      button.textContent = t("link.copy");
       delete button.dataset.copied;
     }, SHOWN_MS);
   });
@@ -53,14 +54,14 @@ function copyButton(input, testid) {
  * its Copy and Open buttons are `${testid}-copy` and `${testid}-open`; `note` follows the
  * label; `open` is the open button's words.
  */
-export function linkRow({ label, family = null, url, testid, note = "", open = "Open" }) {
+export function linkRow({ label, family = null, url, testid, note = "", open = t("link.open") }) {
   const input = h("input", {
     type: "text",
     readonly: true,
     value: url,
     testid,
     spellcheck: "false",
-    "aria-label": `${label}: link`,
+    "aria-label": t("link.of", { label }),
   });
   return h(
     "div",

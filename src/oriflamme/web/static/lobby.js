@@ -2,11 +2,23 @@
 // its links, and lists the games set from this browser ("Your games").
 
 import { ApiError, getJSON, postJSON } from "./api.js";
-import { byId, fill, h, plural } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
 import { pluginOrigin, showInstalled } from "./installed.js";
 import { linkRow } from "./links.js";
 import { forgetGame, loadGames, rememberGame, tableToken } from "./mygames.js";
+import {
+  botName,
+  familyName,
+  known,
+  lang,
+  languageSelector,
+  readable,
+  t,
+  translatePage,
+  valueName,
+  variantName,
+} from "./words.js";
 
 const PERSON = "person";
 const ABSENT = "";
@@ -38,6 +50,21 @@ function availableSets() {
   return installed.sets.filter((set) => pluginIn(set.plugin));
 }
 
+/** Whether `set` comes with the game (a built-in plugin's), not a house rule. */
+function builtIn(set) {
+  return installed.plugins.some((plugin) => plugin.name === set.plugin && plugin.builtin);
+}
+
+/** A set's title for people (a set with no title: its name made readable). */
+function setTitle(set) {
+  return set.title || set.name;
+}
+
+/** A card's name in this page's language, where the server gives it. */
+function cardTitle(card) {
+  return card.names?.[lang] ?? card.name;
+}
+
 function availableVariants() {
   return installed.variants.filter((variant) => pluginIn(variant.plugin));
 }
@@ -58,9 +85,9 @@ function seatRow(family) {
         renderSeats();
       },
     },
-    h("option", { value: ABSENT, text: "not playing", selected: kind === ABSENT }),
-    h("option", { value: PERSON, text: "a person", selected: kind === PERSON }),
-    installed.bots.map((bot) => h("option", { value: bot, text: `bot: ${bot}`, selected: kind === bot })),
+    h("option", { value: ABSENT, text: t("lobby.notPlaying"), selected: kind === ABSENT }),
+    h("option", { value: PERSON, text: t("lobby.person"), selected: kind === PERSON }),
+    installed.bots.map((bot) => h("option", { value: bot, text: t("lobby.bot", { kind: botName(bot) }), selected: kind === bot })),
   );
   const radio = h("input", {
     type: "radio",
@@ -81,10 +108,10 @@ function seatRow(family) {
       "label",
       { for: `seat-${family}`, class: "seat-name" },
       h("span", { class: "swatch", "aria-hidden": "true" }),
-      h("span", { class: "family-word", text: family }),
+      h("span", { class: "family-word", text: familyName(family) }),
     ),
     select,
-    h("label", { class: "mine" }, radio, " my seat"),
+    h("label", { class: "mine" }, radio, t("lobby.mySeat")),
   );
 }
 
@@ -104,13 +131,12 @@ function renderSeats() {
       renderSeats();
     },
   });
-  fill(byId("seats"), installed.families.map(seatRow), h("label", { class: "watch" }, watch, " I only watch"));
+  fill(byId("seats"), installed.families.map(seatRow), h("label", { class: "watch" }, watch, t("lobby.onlyWatch")));
   const count = playing().length;
   const { min_families: least, max_families: most } = installed;
   const people = playing().filter((f) => state.seats[f] === PERSON).length;
   byId("seat-count").textContent =
-    `${plural(count, "family", "families")}, ${plural(people, "person", "people")}` +
-    (count < least || count > most ? ` (a game needs ${least} to ${most})` : ".");
+    t("lobby.count", { families: count, people }) + (count < least || count > most ? t("lobby.needs", { least, most }) : ".");
   renderFirstPlayer();
 }
 
@@ -119,8 +145,8 @@ function renderFirstPlayer() {
   if (!playing().includes(state.firstPlayer)) state.firstPlayer = "";
   fill(
     select,
-    h("option", { value: "", text: "drawn at random", selected: state.firstPlayer === "" }),
-    playing().map((f) => h("option", { value: f, text: f, selected: state.firstPlayer === f })),
+    h("option", { value: "", text: t("lobby.drawn"), selected: state.firstPlayer === "" }),
+    playing().map((f) => h("option", { value: f, text: familyName(f), selected: state.firstPlayer === f })),
   );
 }
 
@@ -133,14 +159,14 @@ function cardsChoice() {
     return h(
       "div",
       { class: "field-row" },
-      h("label", { for: "set", text: "Set" }),
+      h("label", { for: "set", text: t("lobby.set") }),
       h(
         "select",
         { id: "set", testid: "set", onchange: (event) => (state.set = event.target.value) },
         sets.map((set) =>
           h("option", {
             value: set.name,
-            text: `${set.title || set.name} (${plural(set.cards.length, "card")})`,
+            text: t("lobby.setCards", { title: setTitle(set), count: set.cards.length }),
             selected: set.name === state.set,
           }),
         ),
@@ -152,7 +178,7 @@ function cardsChoice() {
       h(
         "fieldset",
         { class: "checks" },
-        h("legend", { text: "Draw from" }),
+        h("legend", { text: t("lobby.drawFrom") }),
         sets.map((set) =>
           h(
             "label",
@@ -163,14 +189,15 @@ function cardsChoice() {
               checked: state.mix.has(set.name),
               onchange: (event) => toggle(state.mix, set.name, event.target.checked),
             }),
-            ` ${set.title || set.name}`,
+            ` ${setTitle(set)}`,
+            builtIn(set) ? null : h("span", { class: "badge", text: t("lobby.houseRule") }),
           ),
         ),
       ),
       h(
         "div",
         { class: "field-row" },
-        h("label", { for: "size", text: "Card types per family" }),
+        h("label", { for: "size", text: t("lobby.size") }),
         h("input", {
           id: "size",
           testid: "size",
@@ -187,18 +214,18 @@ function cardsChoice() {
     h(
       "fieldset",
       { class: "checks card-checks" },
-      h("legend", { text: set.title || set.name }),
+      h("legend", { text: setTitle(set) }),
       set.cards.map((card) =>
         h(
           "label",
-          { title: card.text },
+          { title: card.texts?.[lang] ?? card.text },
           h("input", {
             type: "checkbox",
             testid: `card-${card.key}`,
             checked: state.cards.has(card.key),
             onchange: (event) => toggle(state.cards, card.key, event.target.checked),
           }),
-          ` ${card.name}`,
+          ` ${cardTitle(card)}`,
         ),
       ),
     ),
@@ -225,19 +252,28 @@ function variantRow(variant) {
   return h(
     "div",
     { class: "variant" },
-    h("label", { for: id }, h("strong", { text: variant.name }), " ", h("span", { class: "badge", text: variant.plugin })),
+    h(
+      "label",
+      { for: id },
+      h("strong", { text: variantName(variant.name) }),
+      " ",
+      builtIn({ plugin: variant.plugin }) ? null : h("span", { class: "badge", text: t("lobby.houseRule") }),
+    ),
     h(
       "select",
       { id, testid: id, onchange: (event) => (state.variants[variant.name] = Number(event.target.value)) },
       variant.values.map((value, index) =>
         h("option", {
           value: index,
-          text: String(value) + (JSON.stringify(value) === JSON.stringify(variant.default) ? " (default)" : ""),
+          text: valueName(value) + (JSON.stringify(value) === JSON.stringify(variant.default) ? t("lobby.default") : ""),
           selected: index === state.variants[variant.name],
         }),
       ),
     ),
-    h("p", { class: "hint", text: variant.help }),
+    h("p", {
+      class: "hint",
+      text: known(`variant.${variant.name}.help`) ? t(`variant.${variant.name}.help`) : variant.help,
+    }),
   );
 }
 
@@ -245,7 +281,7 @@ function renderVariants() {
   const variants = availableVariants();
   fill(
     byId("variants"),
-    variants.length ? variants.map(variantRow) : h("p", { class: "hint", text: "No installed plugin offers a variant." }),
+    variants.length ? variants.map(variantRow) : h("p", { class: "hint", text: t("lobby.noVariant") }),
   );
 }
 
@@ -269,11 +305,11 @@ function renderPlugins() {
           },
         }),
         " ",
-        h("strong", { text: plugin.name }),
+        h("strong", { text: readable(plugin.name) }),
         " ",
         h("span", {
           class: "muted",
-          text: plugin.problem ? `(not loaded: ${plugin.problem})` : `(${pluginOrigin(plugin)})`,
+          text: plugin.problem ? t("lobby.notLoaded", { problem: plugin.problem }) : `(${pluginOrigin(plugin)})`,
         }),
       );
     }),
@@ -290,18 +326,18 @@ function request() {
   }
   const sets = availableSets();
   if (state.mode === "set") {
-    if (!state.set) throw new Error("Choose a set.");
+    if (!state.set) throw new Error(t("lobby.chooseSet"));
     body.sets = [state.set];
   } else if (state.mode === "mix") {
     const chosen = sets.filter((set) => state.mix.has(set.name)).map((set) => set.name);
-    if (!chosen.length) throw new Error("Choose at least one set to draw from.");
+    if (!chosen.length) throw new Error(t("lobby.chooseMix"));
     const size = Number(state.size);
-    if (!Number.isInteger(size) || size < 1) throw new Error("The number of card types must be a whole number, 1 or more.");
+    if (!Number.isInteger(size) || size < 1) throw new Error(t("lobby.badSize"));
     body.sets = chosen;
     body.size = size;
   } else {
     const keys = sets.flatMap((set) => set.cards.map((card) => card.key)).filter((key) => state.cards.has(key));
-    if (!keys.length) throw new Error("Choose at least one card.");
+    if (!keys.length) throw new Error(t("lobby.chooseCard"));
     body.cards = keys;
     body.sets = sets.filter((set) => set.cards.some((card) => state.cards.has(card.key))).map((set) => set.name);
   }
@@ -311,7 +347,7 @@ function request() {
   const seed = byId("seed").value.trim();
   if (seed !== "") {
     if (!/^-?\d+$/.test(seed) || !Number.isSafeInteger(Number(seed))) {
-      throw new Error(`The seed must be a whole number (at most ${Number.MAX_SAFE_INTEGER}), or empty.`);
+      throw new Error(t("lobby.badSeed", { most: Number.MAX_SAFE_INTEGER }));
     }
     body.seed = Number(seed);
   }
@@ -340,7 +376,7 @@ async function create(event) {
   try {
     showCreated(await postJSON("/api/games", body));
   } catch (error) {
-    showError(error instanceof ApiError ? `The game was not created: ${error.message}` : String(error));
+    showError(error instanceof ApiError ? t("lobby.notCreated", { message: error.message }) : String(error));
   } finally {
     button.disabled = false;
   }
@@ -348,16 +384,16 @@ async function create(event) {
 
 function showCreated(created) {
   const rows = Object.entries(created.links ?? {}).map(([family, url]) =>
-    linkRow({ label: family, family, url, testid: `link-${family}`, note: family === state.mine ? "(you)" : "" }),
+    linkRow({ label: familyName(family), family, url, testid: `link-${family}`, note: family === state.mine ? t("lobby.you") : "" }),
   );
-  rows.push(linkRow({ label: "Spectators", url: created.spectate, testid: "spectate-link", open: "Watch" }));
+  rows.push(linkRow({ label: t("lobby.spectators"), url: created.spectate, testid: "spectate-link", open: t("lobby.watch") }));
   fill(byId("links"), rows);
-  fill(byId("table-link"), linkRow({ label: "Your table", url: created.table, testid: "table-link" }));
+  fill(byId("table-link"), linkRow({ label: t("lobby.yourTableLink"), url: created.table, testid: "table-link" }));
   const go = byId("go-to-seat");
   const mine = created.links?.[state.mine];
   go.href = mine ?? created.spectate;
-  go.textContent = mine ? `Go to my seat (${state.mine})` : "Watch the game";
-  byId("go-note").textContent = `${mine ? "Your seat" : "The game"} opens in a new tab, so this page keeps everyone's links.`;
+  go.textContent = mine ? t("lobby.goToSeatOf", { family: familyName(state.mine) }) : t("lobby.watchGame");
+  byId("go-note").textContent = mine ? t("lobby.seatOpens") : t("lobby.gameOpens");
   const families = Object.fromEntries(playing().map((family) => [family, state.seats[family]]));
   const kept = rememberGame({
     id: created.id,
@@ -366,9 +402,7 @@ function showCreated(created) {
     table: created.table,
     mine: mine ? state.mine : null,
   });
-  byId("kept").textContent = kept
-    ? "It is also kept under “Your games” below, in this browser."
-    : "This browser keeps no list of games (private browsing?): keep your table's link yourself.";
+  byId("kept").textContent = kept ? t("lobby.kept") : t("lobby.notKept");
   renderYourGames();
   byId("create-form").hidden = true;
   const panel = byId("created");
@@ -384,8 +418,8 @@ const STATUS_OF = 10;
 
 function when(game) {
   const date = new Date(game.when);
-  if (Number.isNaN(date.getTime())) return "some time ago";
-  return date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  if (Number.isNaN(date.getTime())) return t("lobby.someTime");
+  return date.toLocaleString(lang, { dateStyle: "medium", timeStyle: "short" });
 }
 
 function familiesLine(game) {
@@ -394,9 +428,9 @@ function familiesLine(game) {
       "span",
       { class: ["game-family", familyClass(family)] },
       h("span", { class: "swatch", "aria-hidden": "true" }),
-      h("span", { class: "family-word", text: family }),
-      family === game.mine ? h("span", { class: "muted", text: " (you)" }) : null,
-      kind !== "person" ? h("span", { class: "muted", text: ` (bot: ${kind})` }) : null,
+      h("span", { class: "family-word", text: familyName(family) }),
+      family === game.mine ? h("span", { class: "muted", text: ` ${t("lobby.you")}` }) : null,
+      kind !== "person" ? h("span", { class: "muted", text: t("lobby.botOf", { kind: botName(kind) }) }) : null,
     ),
   );
 }
@@ -406,17 +440,17 @@ function gameItem(game) {
   const item = h(
     "li",
     { class: "game-item", testid: "your-game", data: { gameId: game.id } },
-    h("div", { class: "game-when" }, h("strong", { text: `Set ${when(game)}` }), " ", status),
+    h("div", { class: "game-when" }, h("strong", { text: t("lobby.setWhen", { when: when(game) }) }), " ", status),
     h("div", { class: "game-families" }, familiesLine(game)),
     h(
       "div",
       { class: "game-actions" },
-      h("a", { href: game.table, class: "button small primary", testid: "your-game-table", text: "Open the table" }),
+      h("a", { href: game.table, class: "button small primary", testid: "your-game-table", text: t("lobby.openTable") }),
       h("button", {
         type: "button",
         class: "small",
         testid: "your-game-forget",
-        text: "Forget",
+        text: t("lobby.forget"),
         onclick: () => {
           const undo = forgetGame(game.id);
           item.replaceWith(forgottenItem(game, undo));
@@ -431,12 +465,12 @@ function forgottenItem(game, undo) {
   return h(
     "li",
     { class: "game-item forgotten", testid: "your-game-forgotten" },
-    `Forgotten: the game set ${when(game)}. `,
+    t("lobby.forgotten", { when: when(game) }),
     h("button", {
       type: "button",
       class: "small",
       testid: "your-game-undo",
-      text: "Undo",
+      text: t("lobby.undo"),
       onclick: () => {
         undo?.();
         renderYourGames();
@@ -448,12 +482,12 @@ function forgottenItem(game, undo) {
 async function showStatus(game, status) {
   try {
     const seen = await getJSON(`/api/games/${encodeURIComponent(game.id)}/table`, tableToken(game.table));
-    status.textContent = seen.over ? "· over" : `· in play, ${plural(seen.step, "answer")} so far`;
+    status.textContent = seen.over ? t("lobby.statusOver") : t("lobby.statusPlaying", { count: seen.step });
     status.dataset.state = seen.over ? "over" : "playing";
   } catch (error) {
     if (!(error instanceof ApiError)) return;
-    if (error.status === 404) status.textContent = "· no longer on the server";
-    else if (error.status === 403) status.textContent = "· this link no longer opens it";
+    if (error.status === 404) status.textContent = t("lobby.statusGone");
+    else if (error.status === 403) status.textContent = t("lobby.statusRefused");
     else return;
     status.dataset.state = "gone";
   }
@@ -478,7 +512,8 @@ function setUp() {
   for (const family of others.slice(0, Math.max(installed.min_families - 1, 0))) state.seats[family] = bot;
   const sets = availableSets();
   state.set = sets.find((set) => set.name === "base")?.name ?? sets[0]?.name ?? null;
-  for (const set of sets) state.mix.add(set.name);
+  // A mix draws from the game's own sets unless house rules are ticked on purpose.
+  for (const set of sets) if (builtIn(set)) state.mix.add(set.name);
   renderSeats();
   renderPlugins();
   renderCards();
@@ -498,12 +533,14 @@ function setUp() {
 }
 
 async function start() {
+  translatePage();
+  byId("language-box").append(languageSelector());
   renderYourGames();
   const loading = byId("lobby-loading");
   try {
     installed = await getJSON("/api/installed");
   } catch (error) {
-    loading.textContent = `What is installed could not be read: ${error.message}`;
+    loading.textContent = t("lobby.installedError", { message: error.message });
     loading.classList.add("error");
     return;
   }

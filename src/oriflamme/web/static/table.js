@@ -3,10 +3,11 @@
 // browser never sends; it goes to the server only in the Authorization header.
 
 import { ApiError, fragmentToken, getJSON } from "./api.js";
-import { byId, fill, h, plural } from "./dom.js";
+import { byId, fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
 import { linkRow } from "./links.js";
 import { findGame, rememberGame } from "./mygames.js";
+import { botName, familyName, languageSelector, t, translatePage } from "./words.js";
 
 const parts = location.pathname.split("/").filter(Boolean);
 const gameId = decodeURIComponent(parts[parts.length - 1] ?? "");
@@ -20,16 +21,14 @@ function fatal(message) {
   byId("table-loading").hidden = true;
   byId("table-panel").hidden = true;
   const box = byId("page-error");
-  fill(box, message, " ", h("a", { href: "/", text: "Go to the lobby" }));
+  fill(box, message, " ", h("a", { href: "/", text: t("table.lobby") }));
   box.hidden = false;
 }
 
 function refused(error) {
-  if (error.status === 403) {
-    return "This link does not open this table: only the table's own link does (the one the lobby gave whoever set the table), copied whole. A seat's link opens the game instead.";
-  }
-  if (error.status === 404) return "There is no game at this address: it may have ended long ago and been cleared away.";
-  return `The table could not be read: ${error.message}`;
+  if (error.status === 403) return t("table.notThis");
+  if (error.status === 404) return t("game.gone");
+  return t("table.unreadable", { message: error.message });
 }
 
 function botRow(family, kind) {
@@ -40,16 +39,16 @@ function botRow(family, kind) {
       "span",
       { class: "seat-name" },
       h("span", { class: "swatch", "aria-hidden": "true" }),
-      h("span", { class: "family-word", text: family }),
+      h("span", { class: "family-word", text: familyName(family) }),
     ),
-    h("span", { class: "bot-kind", text: `played by a bot (${kind}) on the server: no link` }),
+    h("span", { class: "bot-kind", text: t("table.botRow", { kind: botName(kind) }) }),
   );
 }
 
 function status(table) {
-  if (table.over) return "The game is over: each link still shows the final scores and the replay.";
-  if (table.step === 0) return "In play: nobody has answered yet.";
-  return `In play: ${plural(table.step, "answer")} so far.`;
+  if (table.over) return t("table.over");
+  if (table.step === 0) return t("table.notYet");
+  return t("table.playing", { count: table.step });
 }
 
 function draw(table) {
@@ -60,21 +59,21 @@ function draw(table) {
     families.map(([family, kind]) =>
       kind === "person" && table.links[family]
         ? linkRow({
-            label: family,
+            label: familyName(family),
             family,
             url: table.links[family],
             testid: `link-${family}`,
-            note: family === mine ? "(you)" : "",
-            open: "Open my seat",
+            note: family === mine ? t("lobby.you") : "",
+            open: t("table.openSeat"),
           })
         : botRow(family, kind),
     ),
   );
-  fill(byId("spectate"), linkRow({ label: "Spectators", url: table.spectate, testid: "spectate-link", open: "Watch" }));
+  fill(byId("spectate"), linkRow({ label: t("lobby.spectators"), url: table.spectate, testid: "spectate-link", open: t("lobby.watch") }));
   const line = byId("table-status");
   line.textContent = status(table);
   line.dataset.over = String(table.over);
-  document.title = `Oriflamme · your table${table.over ? " (over)" : ""}`;
+  document.title = table.over ? t("table.titleOver") : t("table.title");
   document.body.dataset.step = String(table.step);
   // Opened from another browser, it joins this one's "Your games" too.
   rememberGame({
@@ -115,10 +114,10 @@ async function read() {
 }
 
 async function start() {
+  translatePage();
+  byId("language-box").append(languageSelector());
   if (!token) {
-    fatal(
-      "This page opens with the table's own link, as the lobby gave it (it ends with #token= and a long code). On the browser that set the table, the lobby keeps it under “Your games”.",
-    );
+    fatal(t("table.noToken"));
     return;
   }
   if (!(await read())) return;

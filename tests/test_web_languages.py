@@ -1,0 +1,110 @@
+"""A view in another language: ``?language=en|fr|pl`` on the view, the answer, the
+replay and the websocket gives the card names and texts (and, as far as
+:mod:`oriflamme.text` speaks that language, the sentences) in it; any other language is
+refused with 400 naming the ones spoken (see docs/web.md)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from .web_server import TIMEOUT, call, get, post, server_thread
+
+#: Cards whose names differ in each language (from the card data).
+SOLDIER = {"en": "Soldier", "fr": "Soldat", "pl": "Żołnierz"}
+
+
+@pytest.fixture(scope="module")
+def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db: Path = tmp_path_factory.mktemp("languages") / "games.sqlite3"
+    with server_thread(db) as found:
+        yield found
+
+
+@pytest.fixture(scope="module")
+def game(url: str) -> dict[str, Any]:
+    """A game of three people with every card of the base set (a Soldier among them)."""
+    status, made, _ = call("POST", f"{url}/api/games", {"families": 3, "seed": 11})
+    assert status == 201, made
+    return {"id": made["id"], "token": made["seats"]["red"], "seats": made["seats"]}
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "pl"])
+def test_a_view_names_the_cards_in_its_language(
+    url: str, game: dict[str, Any], language: str
+) -> None:
+    status, view = get(f"{url}/api/games/{game['id']}?language={language}", game["token"])
+    assert status == 200, view
+    assert view["language"] == language
+    assert view["names"]["soldier"] == SOLDIER[language]
+    english = get(f"{url}/api/games/{game['id']}", game["token"])[1]
+    assert english["language"] == "en"
+    assert (view["texts"]["soldier"] == english["texts"]["soldier"]) == (language == "en")
+    # The same game, the same seat: only the words differ.
+    for field in ("hand", "queue", "answers", "step", "influence"):
+        assert view[field] == english[field], field
+
+
+@pytest.mark.parametrize("language", ["de", "FR", "", "en-GB", "x" * 300])
+def test_an_unknown_language_is_refused_naming_the_ones_spoken(
+    url: str, game: dict[str, Any], language: str
+) -> None:
+    for path in ("", "/replay?step=0&"):
+        joined = "&" if "?" in path else "?"
+        address = f"{url}/api/games/{game['id']}{path.rstrip('&')}{joined}language={language}"
+        status, body = get(address, game["token"])
+        assert status == 400, (address, body)
+        said = body["error"]
+        assert "en, fr, pl" in said, said
+        assert repr(language[:20]) in said, said
+        assert len(said) < 200, said
+
+
+def test_an_answer_and_a_replay_come_back_in_the_language_asked(
+    url: str, game: dict[str, Any]
+) -> None:
+    base = f"{url}/api/games/{game['id']}"
+    seen = get(f"{base}?language=pl", game["token"])[1]
+    token = game["seats"][seen["waiting_for"]]
+    seen = get(f"{base}?language=pl", token)[1]
+    assert seen["language"] == "pl"
+    assert seen["answers"]
+    status, after = post(
+        f"{base}/answer?language=fr", {"answer": seen["answers"][0], "step": seen["step"]}, token
+    )
+    assert status == 200, after
+    assert after["language"] == "fr"
+    assert after["names"]["soldier"] == "Soldat"
+    status, bad = post(
+        f"{base}/answer?language=xx", {"answer": seen["answers"][0], "step": 1}, token
+    )
+    assert status == 400
+    assert "en, fr, pl" in bad["error"]
+    status, replayed = get(f"{base}/replay?step=0&language=pl", token)
+    assert status == 200, replayed
+    assert replayed["names"]["soldier"] == "Żołnierz"
+
+
+def test_the_websocket_sends_views_in_its_language_and_refuses_another(
+    url: str, game: dict[str, Any]
+) -> None:
+    ws = url.replace("http://", "ws://") + f"/api/games/{game['id']}/ws"
+    with connect(f"{ws}?language=fr", open_timeout=TIMEOUT) as socket:
+        socket.send(json.dumps({"token": None}))
+        view = json.loads(socket.recv(timeout=TIMEOUT))
+    assert view["seat"] is None
+    assert (view["language"], view["names"]["soldier"]) == ("fr", "Soldat")
+    with connect(f"{ws}?language=klingon", open_timeout=TIMEOUT) as socket:
+        # Refused before the token is even read.
+        refused = json.loads(socket.recv(timeout=TIMEOUT))
+        assert "'klingon'" in refused["error"]
+        assert "en, fr, pl" in refused["error"]
+        with pytest.raises(ConnectionClosed):
+            socket.recv(timeout=TIMEOUT)
+    assert socket.close_code == 4400
