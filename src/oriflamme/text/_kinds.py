@@ -255,7 +255,7 @@ def _move_option(decision: Decision, option: Answer, words: Naming) -> str:
     subject = decision.subject
     where = _index(seen, subject)
     if subject is None or where is None:
-        # FORMAT.md: the index the card has once moved, the Decree still in place.
+        # docs/scenarios.md: the index the card has once moved, the Decree still in place.
         return _say(language, "move.option", position=option + 1)
     # The queue once the card is lifted, each stack as (its position on the table
     # now, the card on top then): the card goes between two of them, or at an end.
