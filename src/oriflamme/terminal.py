@@ -255,9 +255,9 @@ class TerminalGame:
             name = card.name_in(language)
             if language != "en" and language not in dict(card.texts):
                 english.append(name)
-            number_ = f"{number + 1:<2}"
+            padded = f"{number + 1:<2}"
             lines.append(
-                self.text("card_line", number=number_, name=name, text=card.text_in(language))
+                self.text("card_line", number=padded, name=name, text=card.text_in(language))
             )
         if english:
             some = ""
