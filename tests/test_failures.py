@@ -3,6 +3,7 @@ never corrupts a game: every answer is all or nothing, whatever is raised."""
 
 from __future__ import annotations
 
+import io
 import re
 import textwrap
 from pathlib import Path
@@ -21,8 +22,11 @@ from oriflamme import (
     Registry,
     hookimpl,
 )
+from oriflamme.arguments import build_parser
 from oriflamme.events import Revealed
 from oriflamme.expansions.base.lord import Lord
+from oriflamme.savefile import load_game
+from oriflamme.terminal import play_command
 from oriflamme.testing import game_at, registry_with
 
 from .helpers import card_id, hand
@@ -247,3 +251,56 @@ def test_a_keyboard_interrupt_in_an_ability_leaves_the_game_as_it_was() -> None:
     assert game.observe().influence["red"] == 1
     game.answer(False)  # the game goes on from where it was
     assert game.observe().tokens_on(card_id(game, "red.spy")) == 1
+
+
+def _everything_explodes() -> Registry:
+    """The built-in sets, and plugin 'clumsy', whose every base ability raises."""
+    keys = [key for key, card in Registry(entry_points=False).cards.items() if card.set == "base"]
+    explodes = Explodes(RuntimeError("the jester fell over"))
+    registry = Registry(entry_points=False)
+    registry.register(
+        SimpleNamespace(replace_abilities=hookimpl(lambda variants: dict.fromkeys(keys, explodes))),
+        "clumsy",
+    )
+    return registry
+
+
+def _played_until_it_fails(registry: Registry, *options: str) -> tuple[int, list[str]]:
+    """``oriflamme play`` answering 1 to everything, until the first card acts."""
+    out = io.StringIO()
+
+    def typed(prompt: str) -> str:
+        out.write(f"{prompt}1\n")
+        return "1"
+
+    seed = 424242
+    print(f"seed={seed}")
+    args = build_parser().parse_args(["play", "--seed", str(seed), *options])
+    status = play_command(args, registry, read=typed, out=out)
+    return status, out.getvalue().splitlines()
+
+
+def test_a_game_stopped_by_a_plugin_says_it_was_not_saved() -> None:
+    status, lines = _played_until_it_fails(_everything_explodes())
+    assert status == 2
+    assert lines[-2].startswith("The game stopped: plugin 'clumsy': the ability of "), lines[-2]
+    assert "raised RuntimeError: the jester fell over" in lines[-2]
+    assert lines[-1].startswith("The game was not saved, so it cannot go on;"), lines[-1]
+
+
+def test_a_game_stopped_by_a_plugin_says_where_it_is_saved(tmp_path: Path) -> None:
+    save = tmp_path / "game.json"
+    registry = _everything_explodes()
+    status, lines = _played_until_it_fails(registry, "--save", str(save))
+    assert status == 2
+    assert lines[-2].startswith("The game stopped: plugin 'clumsy'"), lines[-2]
+    assert lines[-1] == (
+        f"The game is saved in {save}. To go on with it: oriflamme play --load {save} --save {save}"
+    )
+    # The save is the game as it was before the answer that failed: it waits on that
+    # answer's question, which is a card's reveal.
+    loaded = load_game(str(save), registry)
+    assert not loaded.over
+    decision = loaded.decision
+    assert decision is not None
+    assert decision.kind == "reveal"

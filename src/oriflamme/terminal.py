@@ -35,7 +35,16 @@ import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from typing import TextIO
 
-from oriflamme import COLOURS, Answer, ConfigError, Game, Placement, Registry, languages
+from oriflamme import (
+    COLOURS,
+    Answer,
+    ConfigError,
+    Game,
+    OriflammeError,
+    Placement,
+    Registry,
+    languages,
+)
 from oriflamme.text import (
     Story,
     Words,
@@ -45,6 +54,7 @@ from oriflamme.text import (
     escaped,
     in_card_order,
     language_name,
+    one_line,
     phase_name,
     question_text,
     quote,
@@ -67,6 +77,11 @@ MAX_WRONG = 100
 #: Lines read at one question that answer nothing (card texts included) after which
 #: the game ends.
 MAX_LINES = 10 * MAX_WRONG
+#: How much of a plugin's error message a stopped game prints (it is one line).
+MAX_ERROR = 2000
+#: The exit status of a game stopped by a plugin's error: a mistake, as the command
+#: line's own errors are.
+EXIT_STOPPED = 2
 #: What asks for the cards' texts: alone, or before a number or a card's name.
 CARDS = ("c", "cards")
 #: Back to the start of the line and clear it: what a terminal reads to wipe a notice.
@@ -228,6 +243,14 @@ class TerminalGame:
             if self.on_leaving is not None and not game.over:
                 self.say(self.on_leaving)
             return left.status
+        except OriflammeError as failed:
+            # A plugin's code failed on an answer (or a plugin bot gave a wrong one): the
+            # game is as it was before that answer, but this process cannot play past it.
+            # Say where the game is now, since the error's "as it was" is only true of a
+            # game that was saved.
+            self.say("\n" + self.text("stopped", error=one_line(str(failed), MAX_ERROR)))
+            self.say(self.on_leaving if self.on_leaving is not None else self.text("not_saved"))
+            return EXIT_STOPPED
         # The story's last line says the game is over, the scores and who won: once.
         self.show_news(self.words())
         return 0

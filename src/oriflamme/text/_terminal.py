@@ -124,6 +124,19 @@ _say = Templates(
             "fr": "La partie est enregistrée dans {save} après chaque réponse (--load la reprend).",
             "pl": "Gra jest zapisywana w {save} po każdej odpowiedzi (--load ją wznawia).",
         },
+        "stopped": {
+            "en": "The game stopped: {error}",
+            "fr": "La partie s'est arrêtée : {error}",
+            "pl": "Gra została przerwana: {error}",
+        },
+        "not_saved": {
+            "en": "The game was not saved, so it cannot go on; play with --save FILE to keep a "
+            "game you can go on with.",
+            "fr": "La partie n'était pas enregistrée : elle ne peut pas reprendre ; jouez avec "
+            "--save FICHIER pour garder une partie à reprendre.",
+            "pl": "Gra nie była zapisywana, więc nie można jej wznowić; graj z --save PLIK, aby "
+            "zachować grę do wznowienia.",
+        },
         "saved_leaving": {
             "en": "The game is saved in {save}. To go on with it: {command}",
             "fr": "La partie est enregistrée dans {save}. Pour la reprendre : {command}",

@@ -307,7 +307,7 @@ const fr = {
   "phase.resolution": "résolution de la file",
   "phase.end": "partie terminée",
   "game.over": "Partie terminée",
-  "game.round": "Manche {round} · {phase}",
+  "game.round": "Tour {round} · {phase}",
   "game.youPlay": "Vous jouez {family}",
   "game.watching": "Spectateur",
   "game.yourTurnTitle": "À vous · ",
