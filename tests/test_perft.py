@@ -106,13 +106,13 @@ def in_engine_terms(position: Position, step: Step) -> Answer | None:
 
 def notation_answers(game: Game) -> list[tuple[Step, Answer]]:
     """Every answer to ``game``'s decision that the notation can write and the engine
-    accepts, each once, with the engine's form of it (FORMAT.md, ``play``)."""
+    accepts, each once, with the engine's form of it (docs/scenarios.md, ``play``)."""
     decision = game.decision
     assert decision is not None
     position = game.position()
     family, kind = decision.family, decision.kind
     tops = [stack[-1].card for stack in position.queue]
-    # FORMAT.md: in an empty queue `first` and `last` are one answer.
+    # docs/scenarios.md: in an empty queue `first` and `last` are one answer.
     ends = ["first", "last"] if position.queue else ["first"]
     candidates: list[dict[str, Any]]
     if kind == "place":
@@ -276,7 +276,7 @@ def test_divide_needs_a_depth_of_1(registry: Registry) -> None:
 
 
 def test_perft_and_divide_refuse_options_written_alike(registry: Registry) -> None:
-    """An engine that offered ``first`` and ``last`` in an empty queue (FORMAT.md:
+    """An engine that offered ``first`` and ``last`` in an empty queue (docs/scenarios.md:
     one answer) would count one answer twice: both refuse to count it."""
     game = game_at(PERFT / "positions" / "base-tiny-placement.yaml", registry)
     decision = game.decision

@@ -11,7 +11,7 @@ The definition (docs/perft.md says it in full, with the reference counts):
   (:func:`position_after_play`); its ``expect`` is ignored.
 - A ply is one **asked** decision, of any kind (place, reveal, target, move, twin,
   choose, and any kind a plugin adds). A decision with one legal answer is never
-  asked (FORMAT.md, RULINGS R4): the engine applies it and it is no ply.
+  asked (docs/scenarios.md, RULINGS R4): the engine applies it and it is no ply.
 - Two answers are distinct when the scenario notation writes them differently: the
   step ``red: {place: red.soldier.2, at: first}`` differs from ``red: {place:
   red.soldier, at: first}``, even though the positions they lead to are alike. The
@@ -160,11 +160,11 @@ def divided(game: Game, depth: int) -> Iterator[tuple[str, int]]:
 
 
 def answer_texts(game: Game) -> list[str]:
-    """The options of ``game``'s decision as ``play`` steps write them (FORMAT.md), in
+    """The options of ``game``'s decision as ``play`` steps write them (docs/scenarios.md), in
     the engine's order, e.g. ``red: {place: red.spy, at: first}``.
 
     Two options written alike would be one answer to another engine (``first`` and
-    ``last`` in an empty queue, FORMAT.md, are written ``first`` here); the built-in
+    ``last`` in an empty queue, docs/scenarios.md, are written ``first`` here); the built-in
     kinds never offer that (docs/rulings.md, R4), and a plugin's kind that did could
     not be counted by this definition: a :class:`PerftError` says so."""
     decision = game.decision

@@ -1,4 +1,4 @@
-"""What a checked scenario holds, and the words of its format (FORMAT.md).
+"""What a checked scenario holds, and the words of its format (docs/scenarios.md).
 
 :mod:`.scenario` reads a file into these; :mod:`.position`, :mod:`.expect` and
 :mod:`.runner` use them.
@@ -30,7 +30,7 @@ STATE_KEYS = {"round", "phase", "first_player", "influence", "queue", *ZONES, "r
 EXPECT_KEYS = {"influence", "queue", *ZONES, "round", "phase", "next", "winner"}
 PHASES = ("placement", "resolution")
 CARD_KEYS = {"card", "up", "tokens", "owner"}
-# The keys of an answer, and the decision kind they make (FORMAT.md, `play`).
+# The keys of an answer, and the decision kind they make (docs/scenarios.md, `play`).
 ANSWER_FORMS: dict[frozenset[str], str] = {
     frozenset({"place", "at"}): "place",
     frozenset({"reveal"}): "reveal",
