@@ -175,6 +175,107 @@ def test_each_error_reply_names_its_code_and_the_problem(
     assert reply["id"] == ident
 
 
+def _state(**changes: Any) -> dict[str, Any]:
+    return {**STATE, **changes}
+
+
+#: docs/engine-protocol.md, "Which code, exactly": each example of its table, with the
+#: code the page gives it (after a hello and BASE's load: blue is asked a reveal).
+DOCUMENTED: list[tuple[dict[str, Any], str]] = [
+    *[
+        ({"id": 3, "op": "hello", **protocol}, "version")
+        for protocol in ({"protocol": 2}, {"protocol": True}, {"protocol": 1.0})
+        + ({"protocol": "1"}, {"protocol": None}, {})
+    ],
+    *[
+        (load(3, state=_state(**change)), "bad_request")
+        for change in (
+            {"bogus": 1},
+            {"influence": {"red": -1}},
+            {"influence": {"red": 1.5}},
+            {"round": 9},
+            {"phase": "end"},
+            {"queue": [{"card": "blue.spy", "tokens": -1}]},
+            {"queue": [{"card": "blue.spy", "up": "yes"}]},
+            {"queue": ["red.heir.1"]},
+            {"queue": [["blue.spy"]]},
+            {"first_player": "purple"},
+            {"influence": {"purple": 1}},
+            {"resolving": 3},
+            {"phase": "placement", "resolving": 0},
+        )
+    ],
+    (load(3, sets=[]), "bad_request"),
+    ({"id": 3, "op": "load", "sets": ["base"], "players": ["red", "blue", "green"]}, "bad_request"),
+    (load(3, sets=["moon"]), "unsupported"),
+    (load(3, variants={"no_such_rule": 1}), "unsupported"),
+    (load(3, variants={"ambush_own_elimination": "weird"}), "unsupported"),
+    (load(3, state=_state(queue=["red.dragon"])), "unknown_card"),
+    *[
+        (load(3, state=_state(**change)), "illegal_position")
+        for change in (
+            {"queue": ["blue.spy", "blue.spy"]},
+            {"queue": ["purple.heir"]},
+            {"hands": {"red": ["blue.heir"]}},
+            {"queue": [{"card": "blue.ambush", "up": True}]},
+            {"queue": [{"card": "red.soldier", "up": True, "tokens": 1}]},
+            {"queue": [{"card": "red.soldier", "up": True, "owner": "blue"}]},
+            {"influence": {"red": 10_001}},
+            {"queue": [{"card": "blue.spy", "tokens": 101}]},
+        )
+    ],
+    (load(3, players=["red", "blue"], state={}), "illegal_position"),
+    (
+        load(3, players=["red", "blue", "green", "pink", "black", "white"], state={}),
+        "illegal_position",
+    ),
+    *[
+        (answer(3, family, given), "bad_request")
+        for family, given in (
+            ("pink", {"reveal": True}),
+            (["blue"], {"reveal": True}),
+            ("blue", "reveal"),
+            ("blue", {"reveal": True, "to": 1}),
+            ("blue", {"target": "red.soldier", "extra": 1}),
+            ("blue", {"reveal": "yes"}),
+            ("blue", {"to": 1.0}),
+            ("blue", {"target": 3}),
+        )
+    ],
+    *[
+        (answer(3, family, given), "illegal_answer")
+        for family, given in (
+            ("blue", {"to": -1}),
+            ("blue", {"to": 99}),
+            ("blue", {"target": "red.heir"}),
+            ("red", {"reveal": True}),
+        )
+    ],
+    *[
+        (answer(3, "blue", given), "unknown_card")
+        for given in (
+            {"at": "middle"},
+            {"target": "nobody"},
+            {"target": "purple.lord"},
+            {"place": "blue.dragon", "at": "first"},
+            {"target": "blue.lord"},  # a card of the sets the loaded state never listed
+        )
+    ],
+]
+
+
+@pytest.mark.parametrize(("request_", "code"), DOCUMENTED)
+def test_each_example_of_the_page_gets_the_code_it_documents(
+    registry: Registry, request_: dict[str, Any], code: str
+) -> None:
+    *_, reply = talk(registry, HELLO, load(), request_)
+    assert reply["ok"] is False, reply
+    assert reply["error"]["code"] == code, reply
+    page = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    table = page.split("### Which code, exactly", 1)[1].split("\n### ", 1)[0]
+    assert f"| `{code}` |" in table
+
+
 def test_nothing_but_hello_before_hello_and_no_game_before_load(registry: Registry) -> None:
     replies = talk(registry, {"id": 1, "op": "state"}, HELLO, {"id": 2, "op": "decision"})
     assert [r["ok"] for r in replies] == [False, True, False]
