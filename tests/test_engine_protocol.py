@@ -22,6 +22,7 @@ from oriflamme import AbilityError, Registry
 from oriflamme.cli import main
 from oriflamme.conformance import engines, find_scenarios, run_file, serve
 from oriflamme.conformance.engines import LocalEngine
+from oriflamme.conformance.expect import differences
 from oriflamme.conformance.model import Step
 from oriflamme.conformance.protocol import (
     ILLEGAL_ANSWER,
@@ -36,6 +37,7 @@ from oriflamme.conformance.protocol import (
     read_table,
 )
 from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, RemoteEngine
+from oriflamme.conformance.scenario import parse_scenario
 
 from .conftest import ROOT, SHARED
 from .test_conformance import BASE  # the same small scenario, run through an engine
@@ -431,6 +433,73 @@ GOOD_STATE: dict[str, Any] = {
     "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]],
     **{zone: {} for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated")},
 }
+
+
+#: docs/engine-protocol.md, "state": a scenario expecting red's Spy and, on top of
+#: blue's Lord, red's Heir, that blue's Queen is bribed by blue itself, and no card in
+#: red's hand.
+READ_BACK = parse_scenario(
+    """name: read back
+sets: [base, ablaze]
+players: [red, blue, green]
+state: {}
+expect:
+  queue:
+    - red.spy
+    - [{card: blue.lord, up: true}, red.heir]
+    - {card: blue.queen, up: true, owner: blue}
+  hands: {red: []}
+  eliminated: {green: [green.heir, green.spy]}
+""",
+    "read-back.yaml",
+)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {  # every key of a card, written out, and null for no owner
+            "queue": [
+                {"card": "red.spy", "up": False, "tokens": 0, "owner": None},
+                [
+                    {"card": "blue.lord", "up": True, "tokens": 0},
+                    {"card": "red.heir", "up": False},
+                ],
+                {"card": "blue.queen", "up": True, "tokens": 0, "owner": "blue"},
+            ]
+        },
+        {"hands": {"red": [], "blue": []}},  # an empty family given, or left out
+        {"eliminated": {"green": ["green.spy", "green.heir"], "red": []}},  # any order
+        {"extra": {"anything": 1}},  # a key the runner does not know
+    ],
+)
+def test_a_state_reply_may_be_written_long(change: dict[str, Any]) -> None:
+    state = {
+        **GOOD_STATE,
+        "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]]
+        + [{"card": "blue.queen", "up": True, "owner": "blue"}],
+        "eliminated": {"green": ["green.heir", "green.spy"]},
+        **change,
+    }
+    assert differences(READ_BACK, read_table(state), {"blue": "place"}) == []
+
+
+def test_an_owner_on_a_card_no_bribery_token_lies_on_reads_as_bribed() -> None:
+    """docs/engine-protocol.md: ``owner`` exactly when a Bribery token lies on the card;
+    red's own Spy with ``owner: red`` is a Spy red bribed, which the scenario does not
+    expect."""
+    state = {
+        **GOOD_STATE,
+        "queue": [
+            {"card": "red.spy", "owner": "red"},
+            [{"card": "blue.lord", "up": True}, "red.heir"],
+            {"card": "blue.queen", "up": True, "owner": "blue"},
+        ],
+        "eliminated": {"green": ["green.heir", "green.spy"]},
+    }
+    [problem] = differences(READ_BACK, read_table(state), {"blue": "place"})
+    assert problem.startswith("queue: expected")
 
 
 @pytest.mark.parametrize(
