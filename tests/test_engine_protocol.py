@@ -24,6 +24,7 @@ from oriflamme.conformance import engines, find_scenarios, run_file, serve
 from oriflamme.conformance.engines import LocalEngine
 from oriflamme.conformance.expect import differences
 from oriflamme.conformance.model import Step
+from oriflamme.conformance.position import checked_position
 from oriflamme.conformance.protocol import (
     ILLEGAL_ANSWER,
     MAX_LINE,
@@ -31,6 +32,7 @@ from oriflamme.conformance.protocol import (
     ProtocolError,
     decode,
     encode,
+    load_state,
     printable,
     read_line,
     read_next,
@@ -433,6 +435,39 @@ GOOD_STATE: dict[str, Any] = {
     "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]],
     **{zone: {} for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated")},
 }
+
+
+def test_a_load_carries_every_default_the_twin_s_reserve_included(registry: Registry) -> None:
+    """docs/engine-protocol.md, load: the runner sends every key and family, with the
+    format's defaults applied; red's Twin is named (in the queue), the others wait in
+    their reserve."""
+    scenario = parse_scenario(
+        """name: defaults
+sets: [ablaze]
+players: [red, blue, green]
+state:
+  round: 2
+  phase: resolution
+  queue: [red.prince, {card: red.twin, up: true}]
+  influence: {blue: 3}
+""",
+        "defaults.yaml",
+    )
+    position, config = checked_position(scenario, registry)
+    state = load_state(position, scenario.players, config.first_player or "red")
+    assert state == {
+        "round": 2,
+        "phase": "resolution",
+        "first_player": "red",
+        "influence": {"red": 1, "blue": 3, "green": 1},
+        "queue": ["red.prince", {"card": "red.twin", "up": True}],
+        "hands": {"red": [], "blue": [], "green": []},
+        "set_aside": {"red": [], "blue": [], "green": []},
+        "reserve": {"red": [], "blue": ["blue.twin"], "green": ["green.twin"]},
+        "discarded": {"red": [], "blue": [], "green": []},
+        "eliminated": {"red": [], "blue": [], "green": []},
+        "resolving": 0,
+    }
 
 
 #: docs/engine-protocol.md, "state": a scenario expecting red's Spy and, on top of
