@@ -22,7 +22,9 @@ from oriflamme import AbilityError, Registry
 from oriflamme.cli import main
 from oriflamme.conformance import engines, find_scenarios, run_file, serve
 from oriflamme.conformance.engines import LocalEngine
+from oriflamme.conformance.expect import differences
 from oriflamme.conformance.model import Step
+from oriflamme.conformance.position import checked_position
 from oriflamme.conformance.protocol import (
     ILLEGAL_ANSWER,
     MAX_LINE,
@@ -30,12 +32,14 @@ from oriflamme.conformance.protocol import (
     ProtocolError,
     decode,
     encode,
+    load_state,
     printable,
     read_line,
     read_next,
     read_table,
 )
 from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, RemoteEngine
+from oriflamme.conformance.scenario import parse_scenario
 
 from .conftest import ROOT, SHARED
 from .test_conformance import BASE  # the same small scenario, run through an engine
@@ -173,6 +177,107 @@ def test_each_error_reply_names_its_code_and_the_problem(
     assert message in reply["error"]["message"], reply
     ident = request_.get("id") if isinstance(request_, dict) else None
     assert reply["id"] == ident
+
+
+def _state(**changes: Any) -> dict[str, Any]:
+    return {**STATE, **changes}
+
+
+#: docs/engine-protocol.md, "Which code, exactly": each example of its table, with the
+#: code the page gives it (after a hello and BASE's load: blue is asked a reveal).
+DOCUMENTED: list[tuple[dict[str, Any], str]] = [
+    *[
+        ({"id": 3, "op": "hello", **protocol}, "version")
+        for protocol in ({"protocol": 2}, {"protocol": True}, {"protocol": 1.0})
+        + ({"protocol": "1"}, {"protocol": None}, {})
+    ],
+    *[
+        (load(3, state=_state(**change)), "bad_request")
+        for change in (
+            {"bogus": 1},
+            {"influence": {"red": -1}},
+            {"influence": {"red": 1.5}},
+            {"round": 9},
+            {"phase": "end"},
+            {"queue": [{"card": "blue.spy", "tokens": -1}]},
+            {"queue": [{"card": "blue.spy", "up": "yes"}]},
+            {"queue": ["red.heir.1"]},
+            {"queue": [["blue.spy"]]},
+            {"first_player": "purple"},
+            {"influence": {"purple": 1}},
+            {"resolving": 3},
+            {"phase": "placement", "resolving": 0},
+        )
+    ],
+    (load(3, sets=[]), "bad_request"),
+    ({"id": 3, "op": "load", "sets": ["base"], "players": ["red", "blue", "green"]}, "bad_request"),
+    (load(3, sets=["moon"]), "unsupported"),
+    (load(3, variants={"no_such_rule": 1}), "unsupported"),
+    (load(3, variants={"ambush_own_elimination": "weird"}), "unsupported"),
+    (load(3, state=_state(queue=["red.dragon"])), "unknown_card"),
+    *[
+        (load(3, state=_state(**change)), "illegal_position")
+        for change in (
+            {"queue": ["blue.spy", "blue.spy"]},
+            {"queue": ["purple.heir"]},
+            {"hands": {"red": ["blue.heir"]}},
+            {"queue": [{"card": "blue.ambush", "up": True}]},
+            {"queue": [{"card": "red.soldier", "up": True, "tokens": 1}]},
+            {"queue": [{"card": "red.soldier", "up": True, "owner": "blue"}]},
+            {"influence": {"red": 10_001}},
+            {"queue": [{"card": "blue.spy", "tokens": 101}]},
+        )
+    ],
+    (load(3, players=["red", "blue"], state={}), "illegal_position"),
+    (
+        load(3, players=["red", "blue", "green", "pink", "black", "white"], state={}),
+        "illegal_position",
+    ),
+    *[
+        (answer(3, family, given), "bad_request")
+        for family, given in (
+            ("pink", {"reveal": True}),
+            (["blue"], {"reveal": True}),
+            ("blue", "reveal"),
+            ("blue", {"reveal": True, "to": 1}),
+            ("blue", {"target": "red.soldier", "extra": 1}),
+            ("blue", {"reveal": "yes"}),
+            ("blue", {"to": 1.0}),
+            ("blue", {"target": 3}),
+        )
+    ],
+    *[
+        (answer(3, family, given), "illegal_answer")
+        for family, given in (
+            ("blue", {"to": -1}),
+            ("blue", {"to": 99}),
+            ("blue", {"target": "red.heir"}),
+            ("red", {"reveal": True}),
+        )
+    ],
+    *[
+        (answer(3, "blue", given), "unknown_card")
+        for given in (
+            {"at": "middle"},
+            {"target": "nobody"},
+            {"target": "purple.lord"},
+            {"place": "blue.dragon", "at": "first"},
+            {"target": "blue.lord"},  # a card of the sets the loaded state never listed
+        )
+    ],
+]
+
+
+@pytest.mark.parametrize(("request_", "code"), DOCUMENTED)
+def test_each_example_of_the_page_gets_the_code_it_documents(
+    registry: Registry, request_: dict[str, Any], code: str
+) -> None:
+    *_, reply = talk(registry, HELLO, load(), request_)
+    assert reply["ok"] is False, reply
+    assert reply["error"]["code"] == code, reply
+    page = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    table = page.split("### Which code, exactly", 1)[1].split("\n### ", 1)[0]
+    assert f"| `{code}` |" in table
 
 
 def test_nothing_but_hello_before_hello_and_no_game_before_load(registry: Registry) -> None:
@@ -330,6 +435,106 @@ GOOD_STATE: dict[str, Any] = {
     "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]],
     **{zone: {} for zone in ("hands", "set_aside", "reserve", "discarded", "eliminated")},
 }
+
+
+def test_a_load_carries_every_default_the_twin_s_reserve_included(registry: Registry) -> None:
+    """docs/engine-protocol.md, load: the runner sends every key and family, with the
+    format's defaults applied; red's Twin is named (in the queue), the others wait in
+    their reserve."""
+    scenario = parse_scenario(
+        """name: defaults
+sets: [ablaze]
+players: [red, blue, green]
+state:
+  round: 2
+  phase: resolution
+  queue: [red.prince, {card: red.twin, up: true}]
+  influence: {blue: 3}
+""",
+        "defaults.yaml",
+    )
+    position, config = checked_position(scenario, registry)
+    state = load_state(position, scenario.players, config.first_player or "red")
+    assert state == {
+        "round": 2,
+        "phase": "resolution",
+        "first_player": "red",
+        "influence": {"red": 1, "blue": 3, "green": 1},
+        "queue": ["red.prince", {"card": "red.twin", "up": True}],
+        "hands": {"red": [], "blue": [], "green": []},
+        "set_aside": {"red": [], "blue": [], "green": []},
+        "reserve": {"red": [], "blue": ["blue.twin"], "green": ["green.twin"]},
+        "discarded": {"red": [], "blue": [], "green": []},
+        "eliminated": {"red": [], "blue": [], "green": []},
+        "resolving": 0,
+    }
+
+
+#: docs/engine-protocol.md, "state": a scenario expecting red's Spy and, on top of
+#: blue's Lord, red's Heir, that blue's Queen is bribed by blue itself, and no card in
+#: red's hand.
+READ_BACK = parse_scenario(
+    """name: read back
+sets: [base, ablaze]
+players: [red, blue, green]
+state: {}
+expect:
+  queue:
+    - red.spy
+    - [{card: blue.lord, up: true}, red.heir]
+    - {card: blue.queen, up: true, owner: blue}
+  hands: {red: []}
+  eliminated: {green: [green.heir, green.spy]}
+""",
+    "read-back.yaml",
+)
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {},
+        {  # every key of a card, written out, and null for no owner
+            "queue": [
+                {"card": "red.spy", "up": False, "tokens": 0, "owner": None},
+                [
+                    {"card": "blue.lord", "up": True, "tokens": 0},
+                    {"card": "red.heir", "up": False},
+                ],
+                {"card": "blue.queen", "up": True, "tokens": 0, "owner": "blue"},
+            ]
+        },
+        {"hands": {"red": [], "blue": []}},  # an empty family given, or left out
+        {"eliminated": {"green": ["green.spy", "green.heir"], "red": []}},  # any order
+        {"extra": {"anything": 1}},  # a key the runner does not know
+    ],
+)
+def test_a_state_reply_may_be_written_long(change: dict[str, Any]) -> None:
+    state = {
+        **GOOD_STATE,
+        "queue": ["red.spy", [{"card": "blue.lord", "up": True}, "red.heir"]]
+        + [{"card": "blue.queen", "up": True, "owner": "blue"}],
+        "eliminated": {"green": ["green.heir", "green.spy"]},
+        **change,
+    }
+    assert differences(READ_BACK, read_table(state), {"blue": "place"}) == []
+
+
+def test_an_owner_on_a_card_no_bribery_token_lies_on_reads_as_bribed() -> None:
+    """docs/engine-protocol.md: ``owner`` exactly when a Bribery token lies on the card;
+    red's own Spy with ``owner: red`` is a Spy red bribed, which the scenario does not
+    expect."""
+    state = {
+        **GOOD_STATE,
+        "queue": [
+            {"card": "red.spy", "owner": "red"},
+            [{"card": "blue.lord", "up": True}, "red.heir"],
+            {"card": "blue.queen", "up": True, "owner": "blue"},
+        ],
+        "eliminated": {"green": ["green.heir", "green.spy"]},
+    }
+    [problem] = differences(READ_BACK, read_table(state), {"blue": "place"})
+    assert problem.startswith("queue: expected")
 
 
 @pytest.mark.parametrize(

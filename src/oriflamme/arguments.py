@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from oriflamme.limits import MAX_FAMILIES, MAX_SEED, MIN_FAMILIES
 from oriflamme.text import one_line, quote
 
+from .conformance.export import add_export
 from .installed import version_line
 from .perft import add_perft
 from .web.serve import add_serve
@@ -276,10 +277,11 @@ def build_parser() -> argparse.ArgumentParser:
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
     conformance.add_argument(
         "paths",
-        nargs="+",
+        nargs="*",
         metavar="PATH",
         help="scenario files or folders of *.yaml files (finding none is an error)",
     )
+    add_export(conformance)
     _add_plugin_options(conformance)
     conformance.add_argument(
         "-q", "--quiet", action="store_true", help="print only failures and the closing line"

@@ -13,6 +13,7 @@ from oriflamme.text import escaped
 
 from .bots.kinds import bot_kinds
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
+from .conformance.export import export_command
 from .conformance.remote import BreaksInARow
 
 
@@ -30,6 +31,12 @@ def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
     that breaks :data:`~oriflamme.conformance.remote.MAX_BREAKS_IN_A_ROW` scenarios
     in a row stops the run (status 1).
     """
+    if args.export is not None:
+        if args.paths or args.engine is not None:
+            raise ScenarioError("--export DIR writes the suite and runs nothing: give no PATH")
+        return export_command(args)
+    if not args.paths:
+        raise ScenarioError("give the scenario files or folders to run (PATH...), or --export DIR")
     files = find_scenarios(args.paths)
     if not files:
         searched = ", ".join(str(path) for path in args.paths)

@@ -141,7 +141,7 @@ class LocalEngine(Engine):
     def unasked(self, step: Step) -> str:
         """What the log says of the step's decision, if the engine applied it unasked.
 
-        RULINGS R4 (FORMAT.md, ``play``): a decision with exactly one legal answer is
+        RULINGS R4 (docs/scenarios.md, ``play``): a decision with exactly one legal answer is
         applied without asking, so a scenario must not list it as a step.
         """
         game = self.game

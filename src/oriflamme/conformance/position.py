@@ -1,6 +1,6 @@
 """Setting up a game at a scenario's starting position, and refusing impossible ones.
 
-FORMAT.md: a card may appear in only one place; a position that breaks a rule of the
+docs/scenarios.md: a card may appear in only one place; a position that breaks a rule of the
 game (a face-up Intrigue in the queue, tokens on a face-up card, two copies of one
 id, a card of a set not in ``sets``) is rejected with a clear error naming its line.
 Beyond the format, a state must be reachable by the rules: each refusal below
@@ -222,7 +222,7 @@ def scenario_position(scenario: Scenario, registry: Registry) -> tuple[Position,
                 definition = register(card, zone, family, i)
                 _check_pile(card, definition, zone, family, here)
             zones[zone][family] = tuple(cards or ())
-    # FORMAT.md: a family's reserve card (the Twin) that appears nowhere waits in its
+    # docs/scenarios.md: a family's reserve card (the Twin) that appears nowhere waits in its
     # reserve.
     for key, definition in definitions.items():
         if definition.setup is Setup.RESERVE and definition.set in scenario.sets:

@@ -1,7 +1,7 @@
 """The engine protocol (docs/engine-protocol.md): its messages, shared by both ends.
 
 A runner drives an engine by requests, one JSON object a line, each answered by one
-reply line. Everything a message holds is in the scenario notation of FORMAT.md
+reply line. Everything a message holds is in the scenario notation of docs/scenarios.md
 (families, card ids, queues, answers), so that an engine written in any language
 needs only those two pages. This module encodes and decodes the lines, and reads a
 position back from an engine (:class:`Table`) with every value's type checked: an
@@ -151,7 +151,7 @@ def check_reply(reply: Mapping[str, Any], ident: int) -> None:
 class Table:
     """A position as the scenario notation reads it back: what ``expect`` checks.
 
-    ``zones`` maps each of FORMAT.md's zones to its families' cards; ``winners`` is
+    ``zones`` maps each of the zones of docs/scenarios.md to its families' cards; ``winners`` is
     None while the game goes on."""
 
     round: int
@@ -193,7 +193,7 @@ def entries(position: Position) -> tuple[tuple[CardEntry, ...], ...]:
 
 def load_state(position: Position, players: tuple[str, ...], first_player: str) -> dict[str, Any]:
     """The ``state`` of a ``load`` request: ``position`` with every key and family
-    given, so that an engine need not know FORMAT.md's defaults."""
+    given, so that an engine need not know the defaults of docs/scenarios.md."""
     state: dict[str, Any] = {
         "round": position.round,
         "phase": position.phase,

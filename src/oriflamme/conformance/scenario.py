@@ -1,4 +1,4 @@
-"""Reading a scenario file and checking it against the format (FORMAT.md).
+"""Reading a scenario file and checking it against the format (docs/scenarios.md).
 
 This module knows the file's shape: which keys exist, what each holds, how a
 card, a stack and an answer are written. Whether the position it describes is a
