@@ -75,7 +75,7 @@ def test_a_good_file_loads_into_frozen_cards() -> None:
     [
         (
             GOOD_CARD.replace("    type: character\n", ""),
-            "test.yaml:4: card is missing required field 'type'",
+            "test.yaml:4: card 'knight' is missing required field 'type'",
         ),
         (
             GOOD_CARD.replace("type: character", "type: hero"),

@@ -270,9 +270,15 @@ def test_a_new_game_never_writes_over_another_games_save(
         assert main(["play", "--no-plugins", *options]) == 2, options
         captured = capsys.readouterr()
         target = options[-1]
+        # --load is suggested only where there is a save to go on with.
+        go_on = (
+            f"To go on with the game saved there, add --load {target}"
+            if target == str(kept)
+            else "It is no saved game: name another file"
+        )
         assert captured.err.startswith(
             f"oriflamme: error: --save {target}: the file exists, and this game would "
-            f"write over it. To go on with the game saved there, add --load {target}"
+            f"write over it. {go_on}"
         ), captured.err
         assert captured.err.count("\n") == 1
         assert captured.out == ""

@@ -18,6 +18,8 @@ from .web_server import TIMEOUT, call, get, post, server_thread
 
 #: Cards whose names differ in each language (from the card data).
 SOLDIER = {"en": "Soldier", "fr": "Soldat", "pl": "Żołnierz"}
+#: How the story's first line begins in each language.
+ROUND_BEGINS = {"en": "Round 1 begins", "fr": "Le tour 1 commence", "pl": "Zaczyna się runda 1"}
 
 
 @pytest.fixture(scope="module")
@@ -46,6 +48,8 @@ def test_a_view_names_the_cards_in_its_language(
     english = get(f"{url}/api/games/{game['id']}", game["token"])[1]
     assert english["language"] == "en"
     assert (view["texts"]["soldier"] == english["texts"]["soldier"]) == (language == "en")
+    # The story is told in the language too: its first line opens round 1.
+    assert view["log"][0].startswith(ROUND_BEGINS[language]), view["log"]
     # The same game, the same seat: only the words differ.
     for field in ("hand", "queue", "answers", "step", "influence"):
         assert view[field] == english[field], field

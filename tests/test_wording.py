@@ -98,9 +98,9 @@ def test_every_text_counts_as_people_do(registry: Registry, kind: str) -> None:
                     assert text == moved_to(game, decision, option), f"{where}: {text!r}"
         if decision.kind in ("place", "twin"):
             for option, text in zip(decision.options, answers, strict=True):
-                at = option.at if isinstance(option, Placement) else option
-                if isinstance(at, int):
-                    assert f"on top of position {at + 1}: " in text, f"{where}: {text!r}"
+                spot = option.at if isinstance(option, Placement) else option
+                if isinstance(spot, int):
+                    assert f"on top of position {spot + 1}: " in text, f"{where}: {text!r}"
     expected = {"place", "reveal", "target"} | {
         "base": {"move"},
         "ablaze": {"twin", "choose"},

@@ -80,11 +80,26 @@ def check_save_path(path: str, loaded: str | None = None) -> None:
     if os.path.lexists(path) and not (
         loaded is not None and os.path.exists(loaded) and os.path.samefile(path, loaded)
     ):
-        raise ConfigError(
-            f"--save {path}: the file exists, and this game would write over it. To go on "
-            f"with the game saved there, add --load {path}; else name another file, or "
-            "remove that one first"
+        go_on = (
+            f"To go on with the game saved there, add --load {path}; else name"
+            if _looks_like_a_save(path)
+            else "It is no saved game: name"
         )
+        raise ConfigError(
+            f"--save {path}: the file exists, and this game would write over it. {go_on} "
+            "another file, or remove that one first"
+        )
+
+
+def _looks_like_a_save(path: str) -> bool:
+    """Whether the file at ``path`` is a JSON object naming a save's format (read up to
+    :data:`MAX_TEXT` bytes): only then is ``--load`` worth suggesting."""
+    try:
+        with open(path, "rb") as file:
+            data = json.loads(file.read(MAX_TEXT))
+    except (OSError, ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and "format" in data
 
 
 def check_same(args: argparse.Namespace, game: Game, path: str) -> None:

@@ -148,7 +148,10 @@ class CardDef:
             )
         for required in ("key", "name", "type", "text"):
             if required not in data:
-                raise CardDataError(f"{here}: card is missing required field {required!r}")
+                # Named by its key when it has one, so that the card is found at once.
+                known = data.get("key")
+                named = f"card {known!r}" if isinstance(known, str) and is_key(known) else "card"
+                raise CardDataError(f"{here}: {named} is missing required field {required!r}")
         key = data["key"]
         if not is_key(key):
             raise fail(f"card key {show(key)} must be {KEY_RULE}", "key")
