@@ -69,7 +69,8 @@ compiled: $(STAMP)
 	# The pages were tested in Chromium above, and the study on a Ray cluster (Ray is
 	# heavy to install twice); the server, its API and the rest of study run again here.
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider \
-		--ignore=tests/test_web_browser.py --ignore=tests/test_study_ray.py
+		--ignore=tests/test_web_browser.py --ignore=tests/test_web_layout.py \
+		--ignore=tests/test_study_ray.py
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).
