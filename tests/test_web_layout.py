@@ -450,3 +450,61 @@ def test_the_table_page_is_no_wider_than_a_phone(chromium: Browser, server: str)
         no_sideways_scroll(page)
         shot(page, "layout-phone-fr-table")
     assert watched.errors == []
+
+
+def test_a_bribed_cards_last_move_mark_leaves_its_pill_clear(
+    chromium: Browser, server: str, game: dict[str, Any]
+) -> None:
+    """The view the page reads is made to say that every top card of the queue is bribed
+    and that the newest move touched a face card and a back (the websocket is kept shut,
+    so that view stays): on each, the "last move" pill and the bribe's do not overlap."""
+    watched = Watched(server)
+    marked: list[int] = []
+
+    def bribed(route: Route) -> None:
+        response = route.fetch()
+        view = response.json()
+        tops = [stack[-1] for stack in view["queue"]]
+        face = next((card["id"] for card in tops if card["key"] is not None), None)
+        back = next((card["id"] for card in tops if card["key"] is None), None)
+        if face is not None and back is not None:
+            view["bribes"] = {str(card["id"]): "blue" for card in tops} | view.get("bribes", {})
+            view["events"].append({"kind": "bribed", "card": face, "by": back})
+            marked[:] = [face, back]
+        route.fulfill(response=response, json=view)
+
+    with contextlib.ExitStack() as stack:
+        context = watched.attach(chromium.new_context(viewport=PHONE, is_mobile=True))
+        stack.callback(context.close)
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), lambda ws: None)
+        page.route(re.compile(rf"/api/games/{game['id']}(\?|$)"), bribed)
+        page.goto(game["link"])
+        page.locator(f'body[data-step="{game["step"]}"]').wait_for(
+            state="attached", timeout=WAIT_MS
+        )
+        assert len(marked) == 2, "the queue has no face card or no back on top"
+        for card in marked:
+            found = page.locator(f'[data-testid=queue] .card[data-card-id="{card}"]')
+            mark, pill = found.locator(".last-mark"), found.get_by_test_id("bribe")
+            one, other = mark.bounding_box(), pill.bounding_box()
+            assert one is not None, f"card {card} is not marked"
+            assert other is not None, f"card {card} shows no bribe"
+            whole = found.bounding_box()
+            assert whole is not None
+            for pill in (one, other):  # each whole on the card, none cut by its edge
+                assert whole["y"] <= pill["y"], (card, whole, pill)
+                assert pill["y"] + pill["height"] <= whole["y"] + whole["height"], (
+                    card,
+                    whole,
+                    pill,
+                )
+            apart = (
+                one["y"] >= other["y"] + other["height"]
+                or other["y"] >= one["y"] + one["height"]
+                or one["x"] >= other["x"] + other["width"]
+                or other["x"] >= one["x"] + one["width"]
+            )
+            assert apart, (card, one, other)
+        shot(page, "layout-phone-en-bribed-last-move")
+    assert watched.errors == []
