@@ -1,7 +1,9 @@
 """A view in another language: ``?language=en|fr|pl`` on the view, the answer, the
 replay and the websocket gives the card names and texts (and, as far as
 :mod:`oriflamme.text` speaks that language, the sentences) in it; any other language is
-refused with 400 naming the ones spoken (see docs/web.md)."""
+refused with 400 naming the ones spoken (see docs/web.md). The pages' own words
+(static/words.js) are all in French and Polish, with no English left in them and the
+games' own terms (the story's family names, the rulebooks' File and Kolejka)."""
 
 from __future__ import annotations
 
@@ -186,3 +188,30 @@ def test_the_pages_words_are_all_translated(language: str) -> None:
         if value == english[key] and words_in(value, 1) - SAME_WORDS[language]
     }
     assert same == {}, f"English left as it is in {language}"
+
+
+#: Words a language's pages must not say, and why (the rulebooks' and the story's terms).
+NOT_SAID = {
+    "fr": {
+        r"\bextensions?\b": "a plugin is a module (Ablaze is the extension)",
+        r"\breplay\b": "a finished game is 'revue'",
+        r"\bfile\b": "the File takes its capital, as in the rulebook",
+        r"\b(rouge|bleu|vert|jaune|noir)\b": "a family's name takes its capital, as in the story",
+    },
+    "pl": {
+        r"\b(czerwoni|niebiescy|zieloni|żółci|czarni)\b": "a family is one player, as in the story",
+        r"\bkolejk": "the Kolejka takes its capital, as in the rulebook",
+        r"\b[Ww]pływy\b": "Influence is Wpływ, as in the rulebook",
+    },
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "pl"])
+def test_the_pages_use_the_games_own_terms(language: str) -> None:
+    said = {
+        (key, why)
+        for key, value in words_table(language).items()
+        for pattern, why in NOT_SAID[language].items()
+        if re.search(pattern, value)
+    }
+    assert said == set(), sorted(said)
