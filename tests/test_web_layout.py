@@ -492,12 +492,12 @@ def test_a_bribed_cards_last_move_mark_leaves_its_pill_clear(
             assert other is not None, f"card {card} shows no bribe"
             whole = found.bounding_box()
             assert whole is not None
-            for pill in (one, other):  # each whole on the card, none cut by its edge
-                assert whole["y"] <= pill["y"], (card, whole, pill)
-                assert pill["y"] + pill["height"] <= whole["y"] + whole["height"], (
+            for seen in (one, other):  # each whole on the card, none cut by its edge
+                assert whole["y"] <= seen["y"], (card, whole, seen)
+                assert seen["y"] + seen["height"] <= whole["y"] + whole["height"], (
                     card,
                     whole,
-                    pill,
+                    seen,
                 )
             apart = (
                 one["y"] >= other["y"] + other["height"]
