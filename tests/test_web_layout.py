@@ -51,7 +51,7 @@ LOCALES = {"en": "en-GB", "fr": "fr-FR"}
 #: Words of the page itself, in each language (static/words.js).
 WORDS = {
     "en": {"queue": "The queue", "turn": "Your turn.", "log": "What happened"},
-    "fr": {"queue": "La file", "turn": "À vous.", "log": "Ce qui s\u2019est passé"},
+    "fr": {"queue": "La File", "turn": "À vous.", "log": "Ce qui s\u2019est passé"},
 }
 #: How many stacks the queue has when the pages are read: more than a phone shows.
 STACKS = 6
@@ -157,6 +157,22 @@ def last_card(view: dict[str, Any]) -> int | None:
             if isinstance(event.get(field), int):
                 return int(event[field])
     return None
+
+
+def no_sideways_scroll(page: Page) -> None:
+    """Nothing makes the whole page wider than the screen (a wide table scrolls in its
+    own box): what is too wide is named."""
+    wide = page.evaluate(
+        """() => ({
+            page: document.documentElement.scrollWidth,
+            screen: window.innerWidth,
+            widest: [...document.querySelectorAll('body *')]
+                .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1)
+                .slice(0, 5)
+                .map((e) => e.tagName + '.' + e.className + ' ' + e.getBoundingClientRect().right),
+        })"""
+    )
+    assert wide["page"] <= wide["screen"], wide
 
 
 def shot(page: Page, name: str) -> None:
@@ -364,7 +380,7 @@ def test_a_replay_the_server_refuses_says_so_beside_the_replay(
         assert said.startswith(
             "The replay could not be read"
             if language == "en"
-            else "Le replay n\u2019a pas pu être lu"
+            else "La partie n\u2019a pas pu être revue"
         )
         error.scroll_into_view_if_needed()
         assert on_screen(page, "[data-testid=replay-error]")
@@ -401,6 +417,17 @@ def test_the_lobby_shows_words_and_mixes_the_built_in_sets(
         create = page.get_by_test_id("create").inner_text()
         assert create == {"en": "Create the game", "fr": "Créer la partie"}[language]
         page.screenshot(path=str(ARTIFACTS / f"layout-phone-{language}-lobby.png"), full_page=True)
+        # Every card of every set listed, the long texts too: the page is no wider than
+        # the phone, the table scrolls sideways in its own box.
+        page.evaluate(
+            "document.querySelectorAll('[data-testid=installed] details')"
+            ".forEach((d) => { d.open = true; })"
+        )
+        scroller = page.get_by_test_id("card-table-scroll").first
+        scroller.wait_for(timeout=WAIT_MS)
+        no_sideways_scroll(page)
+        assert scroller.evaluate("s => s.scrollWidth > s.clientWidth"), "the table fits anyway"
+        shot(page, f"layout-phone-{language}-lobby-installed")
         # The language chosen is kept: the next page opened speaks it.
         page.get_by_test_id("language").select_option("pl")
         page.locator("html[lang=pl]").wait_for(state="attached", timeout=WAIT_MS)
@@ -410,4 +437,74 @@ def test_the_lobby_shows_words_and_mixes_the_built_in_sets(
         again.goto(f"{server}/")
         again.locator("body[data-ready=true]").wait_for(timeout=WAIT_MS)
         assert again.locator("html").get_attribute("lang") == "pl"
+    assert watched.errors == []
+
+
+def test_the_table_page_is_no_wider_than_a_phone(chromium: Browser, server: str) -> None:
+    made = create_game(server, {"families": FAMILIES, "seed": 9, "bots": {"green": "random"}})
+    watched = Watched(server)
+    with contextlib.ExitStack() as stack:
+        page = open_page(chromium, stack, watched, made["table"], viewport=PHONE, locale="fr-FR")
+        page.locator("body[data-ready=true]").wait_for(timeout=WAIT_MS)
+        page.get_by_test_id("link-red").wait_for(timeout=WAIT_MS)
+        no_sideways_scroll(page)
+        shot(page, "layout-phone-fr-table")
+    assert watched.errors == []
+
+
+def test_a_bribed_cards_last_move_mark_leaves_its_pill_clear(
+    chromium: Browser, server: str, game: dict[str, Any]
+) -> None:
+    """The view the page reads is made to say that every top card of the queue is bribed
+    and that the newest move touched a face card and a back (the websocket is kept shut,
+    so that view stays): on each, the "last move" pill and the bribe's do not overlap."""
+    watched = Watched(server)
+    marked: list[int] = []
+
+    def bribed(route: Route) -> None:
+        response = route.fetch()
+        view = response.json()
+        tops = [stack[-1] for stack in view["queue"]]
+        face = next((card["id"] for card in tops if card["key"] is not None), None)
+        back = next((card["id"] for card in tops if card["key"] is None), None)
+        if face is not None and back is not None:
+            view["bribes"] = {str(card["id"]): "blue" for card in tops} | view.get("bribes", {})
+            view["events"].append({"kind": "bribed", "card": face, "by": back})
+            marked[:] = [face, back]
+        route.fulfill(response=response, json=view)
+
+    with contextlib.ExitStack() as stack:
+        context = watched.attach(chromium.new_context(viewport=PHONE, is_mobile=True))
+        stack.callback(context.close)
+        page = context.new_page()
+        page.route_web_socket(re.compile(r"/ws(\?|$)"), lambda ws: None)
+        page.route(re.compile(rf"/api/games/{game['id']}(\?|$)"), bribed)
+        page.goto(game["link"])
+        page.locator(f'body[data-step="{game["step"]}"]').wait_for(
+            state="attached", timeout=WAIT_MS
+        )
+        assert len(marked) == 2, "the queue has no face card or no back on top"
+        for card in marked:
+            found = page.locator(f'[data-testid=queue] .card[data-card-id="{card}"]')
+            mark, pill = found.locator(".last-mark"), found.get_by_test_id("bribe")
+            one, other = mark.bounding_box(), pill.bounding_box()
+            assert one is not None, f"card {card} is not marked"
+            assert other is not None, f"card {card} shows no bribe"
+            whole = found.bounding_box()
+            assert whole is not None
+            for seen in (one, other):  # each whole on the card, none cut by its edge
+                assert whole["y"] <= seen["y"], (card, whole, seen)
+                assert seen["y"] + seen["height"] <= whole["y"] + whole["height"], (
+                    card,
+                    whole,
+                    seen,
+                )
+            apart = (
+                one["y"] >= other["y"] + other["height"]
+                or other["y"] >= one["y"] + one["height"]
+                or one["x"] >= other["x"] + other["width"]
+                or other["x"] >= one["x"] + one["width"]
+            )
+            assert apart, (card, one, other)
+        shot(page, "layout-phone-en-bribed-last-move")
     assert watched.errors == []

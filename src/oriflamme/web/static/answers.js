@@ -5,7 +5,7 @@
 import { cardName } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
-import { botName, familyName, t } from "./words.js";
+import { botName, familyName, sentence, t } from "./words.js";
 
 const DECIDING = new Set(["place", "reveal", "target", "move", "twin", "choose"]);
 
@@ -44,7 +44,7 @@ function waitingLine(view) {
   const seat = view.seats?.[family];
   const who = seat && seat !== "person" ? t("turn.botWho", { family: name, kind: botName(seat) }) : name;
   const doing = DECIDING.has(kind) ? t(`turn.${kind}`) : kind ? t("turn.other", { kind }) : t("turn.toPlay");
-  return t("turn.someone", { who, doing });
+  return sentence(t("turn.someone", { who, doing }));
 }
 
 function answerButton(view, index, ui) {

@@ -4,7 +4,7 @@
 import { cardChip, cardElement, cardName, cardText, cardWords } from "./cards.js";
 import { fill, h } from "./dom.js";
 import { familyClass } from "./families.js";
-import { botName, familyName, t } from "./words.js";
+import { botName, familyName, sentence, t } from "./words.js";
 
 /** Which positions of the queue to mark, and what a click on a card does. */
 export function drawQueue(element, directionElement, view, { onPick, marked = new Set(), spots = new Set() }) {
@@ -194,9 +194,9 @@ export function drawScores(element, view) {
   if (view.seat !== null && winners.includes(view.seat)) {
     headline = winners.length > 1 ? t("scores.youShare") : t("scores.youWin");
   } else if (winners.length > 1) {
-    headline = t("scores.share", { families: winners.map(familyName).join(t("scores.and")) });
+    headline = sentence(t("scores.share", { families: winners.map(familyName).join(t("scores.and")) }));
   } else {
-    headline = t("scores.wins", { family: winners.length ? familyName(winners[0]) : t("scores.nobody") });
+    headline = sentence(t("scores.wins", { family: winners.length ? familyName(winners[0]) : t("scores.nobody") }));
   }
   fill(
     element,

@@ -372,12 +372,16 @@ function lastLine(view) {
   return "";
 }
 
-/** Marks the cards the newest move touched, wherever they are now. */
+/** Marks the cards the newest move touched, wherever they are now: a card says so in
+ * a pill of its own, laid out after its badges (a bribe's pill stays clear of it). */
 function markLastMove() {
   for (const element of document.querySelectorAll("#game [data-card-id]")) {
     const last = ui.last.has(Number(element.dataset.cardId));
     element.classList.toggle("last-move", last);
-    if (last) element.dataset.last = t("card.last");
+    element.querySelector(":scope > .last-mark")?.remove();
+    if (last && element.classList.contains("card")) {
+      element.append(h("span", { class: "last-mark", testid: "last-mark", "aria-hidden": "true", text: t("card.last") }));
+    }
   }
 }
 

@@ -3,7 +3,7 @@
 // cards appear here as soon as it is installed, with nothing to change on the server.
 
 import { fill, h } from "./dom.js";
-import { lang, t, variantName } from "./words.js";
+import { lang, t, titled, variantName } from "./words.js";
 
 function facts(rows) {
   return h(
@@ -59,29 +59,34 @@ function setEntry(set) {
     h(
       "summary",
       {},
-      h("strong", { text: set.title || set.name }),
+      h("strong", { text: titled(set.title || set.name) }),
       " ",
       h("span", { class: "muted", text: t("installed.setFacts", { name: set.name, plugin: set.plugin, count: set.cards.length }) }),
     ),
+    // A narrow screen scrolls the table sideways in its own box, not the whole page.
     h(
-      "table",
-      { class: "card-table" },
+      "div",
+      { class: "table-scroll", testid: "card-table-scroll" },
       h(
-        "thead",
-        {},
-        h("tr", {}, ["card", "key", "type", "text"].map((word) => h("th", { scope: "col", text: t(`installed.${word}`) }))),
-      ),
-      h(
-        "tbody",
-        {},
-        set.cards.map((card) =>
-          h(
-            "tr",
-            { testid: `installed-card-${card.key}` },
-            h("th", { scope: "row", text: card.names?.[lang] ?? card.name }),
-            h("td", {}, h("code", { text: card.key })),
-            h("td", { text: t(`type.${card.type}`) }),
-            h("td", { class: "card-text", text: card.texts?.[lang] ?? card.text }),
+        "table",
+        { class: "card-table" },
+        h(
+          "thead",
+          {},
+          h("tr", {}, ["card", "key", "type", "text"].map((word) => h("th", { scope: "col", text: t(`installed.${word}`) }))),
+        ),
+        h(
+          "tbody",
+          {},
+          set.cards.map((card) =>
+            h(
+              "tr",
+              { testid: `installed-card-${card.key}` },
+              h("th", { scope: "row", text: card.names?.[lang] ?? card.name }),
+              h("td", {}, h("code", { text: card.key })),
+              h("td", { text: t(`type.${card.type}`) }),
+              h("td", { class: "card-text", text: card.texts?.[lang] ?? card.text }),
+            ),
           ),
         ),
       ),

@@ -15,6 +15,7 @@ import {
   languageSelector,
   readable,
   t,
+  titled,
   translatePage,
   valueName,
   variantName,
@@ -57,7 +58,7 @@ function builtIn(set) {
 
 /** A set's title for people (a set with no title: its name made readable). */
 function setTitle(set) {
-  return set.title || set.name;
+  return titled(set.title || set.name);
 }
 
 /** A card's name in this page's language, where the server gives it. */
