@@ -221,6 +221,10 @@ def test_a_failed_game_ends_the_command_in_one_line_naming_its_seed(
     assert len(err.splitlines()) == 1
 
 
+@pytest.mark.skipif(
+    not str(bots_play.__file__).endswith(".py"),
+    reason="the bug is put in by patching play_out, which compiled callers do not look up",
+)
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_bug_in_a_game_is_status_1_naming_the_game_and_its_seed(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], jobs: str
