@@ -230,3 +230,28 @@ def test_a_plot_and_a_shapeshifter_are_told_as_what_they_are(registry: Registry)
     print(f"seeds 0 to 11: {activations} Plot activations, {copies} copies")
     assert activations > 0
     assert copies > 0
+
+
+def test_a_conspiracy_revealed_with_tokens_has_done_its_ability(registry: Registry) -> None:
+    """A Conspiracy's ability is its reveal: its tokens count double. The reveal line
+    says so, and its turn is not said to do nothing after it, in any language."""
+    conspiracy = registry.cards["conspiracy"]
+    paid = 0
+    for seed in range(30):
+        game = new_game(registry, seed, 4)
+        told(game, "red", seed)
+        for language, idle, double in (
+            ("en", " does nothing.", "double:"),
+            ("fr", " ne fait rien.", "double :"),
+            ("pl", " nic nie robi.", "podwójnie"),
+        ):
+            name = conspiracy.name_in(language)
+            lines = story_lines(game.observe("red"), game.rules.definitions, language)
+            for line, after in itertools.pairwise(lines):
+                revealed = re.match(rf"(.*{name} .*?) (is revealed|se révèle|ujawnia się)", line)
+                if revealed and re.search(r"[+-]\d+\.$", line):
+                    paid += language == "en"
+                    assert double in line, (seed, line)
+                    assert after != revealed.group(1) + idle, (seed, line, after)
+    print(f"seeds 0 to 29: {paid} Conspiracies paid out")
+    assert paid > 0

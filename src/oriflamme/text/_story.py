@@ -74,6 +74,9 @@ class Story:
         self._bribes: dict[CardId, str] = {}
         self._turn: CardId | None = None  # the card whose turn it is, once activated
         self._did = False  # whether that turn has done anything yet
+        # A card whose reveal paid its ability (a Conspiracy's doubled tokens): its
+        # turn, which begins just after, is not idle.
+        self._paid: CardId | None = None
         self._seen: Observation | None = None
 
     @property
@@ -127,7 +130,8 @@ class Story:
             line = self._revealed(event)
         elif isinstance(event, Activated):
             self._turn = event.card
-            self._did = False
+            self._did = event.card == self._paid
+            self._paid = None
         elif isinstance(event, Eliminated):
             gain = following if isinstance(following, Gained) else None
             # The 1 Influence an elimination brings (RULINGS R5); a Cutthroat's count of
@@ -245,6 +249,12 @@ class Story:
                 return self._say(f"revealed.supply.{many}", card=card, tokens=tokens)
             return self._say(f"revealed.stay.{many}", card=card, tokens=tokens)
         score = self._score(event.family, event.gained)
+        definition = self._definition(event.card)
+        if definition is not None and definition.reveal_tokens is RevealTokens.DOUBLE:
+            # Its ability is this payout (RULINGS R2): its turn has done it already.
+            self._paid = event.card
+            many = "one" if event.tokens == 1 else "many"
+            return self._say(f"revealed.double.{many}", card=card, tokens=tokens, score=score)
         return self._say("revealed.gained", card=card, tokens=tokens, score=score)
 
     def _eliminated(self, event: Eliminated, gain: Gained | None) -> str:
@@ -667,6 +677,18 @@ _say = Templates(
             "en": "{card} is revealed with {tokens}: {score}.",
             "fr": "{card} se révèle avec {tokens} : {score}.",
             "pl": "{card} ujawnia się; żetony z karty ({tokens}) trafiają do właściciela: {score}.",
+        },
+        "revealed.double.one": {
+            "en": "{card} is revealed with {tokens}, which counts double: {score}.",
+            "fr": "{card} se révèle avec {tokens}, qui compte double : {score}.",
+            "pl": "{card} ujawnia się; żeton z karty ({tokens}) liczy się podwójnie i trafia do "
+            "właściciela: {score}.",
+        },
+        "revealed.double.many": {
+            "en": "{card} is revealed with {tokens}, which count double: {score}.",
+            "fr": "{card} se révèle avec {tokens}, qui comptent double : {score}.",
+            "pl": "{card} ujawnia się; żetony z karty ({tokens}) liczą się podwójnie i trafiają "
+            "do właściciela: {score}.",
         },
         "eliminated": {
             "en": "{card} was eliminated",
