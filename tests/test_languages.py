@@ -21,7 +21,7 @@ from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.terminal import TerminalGame
 from oriflamme.text import Words, answer_text, colour, question_text, table
-from oriflamme.text._languages import LANGUAGES, TABLES, counted, fields, ordinal
+from oriflamme.text._languages import LANGUAGES, TABLES, counted, elided, fields, ordinal
 
 #: How the last line of a game begins, in each language.
 ENDED = {"fr": "La partie est terminée : ", "pl": "Koniec gry: "}
@@ -203,3 +203,34 @@ def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Re
         if found:
             break
     assert found
+
+
+def test_french_elides_de_before_every_card_name_that_begins_with_a_vowel(
+    registry: Registry,
+) -> None:
+    """Every French sentence with ``de``, ``le``, ``la`` or ``que`` before a field reads
+    ``d'Archer``, ``d'Héritier`` and ``de Soldat`` whatever card's name fills it."""
+    names = {card.name_in("fr") for card in registry.cards.values()}
+    vowel = {name for name in names if name[:1] in "AEIOUÉH"}
+    assert {"Archer", "Assassinat", "Embuscade", "Héritier", "Imposture", "Apothicaire"} <= vowel
+    unelided = re.compile(r"\b(de|le|la|que) [AEIOUÉH]", re.IGNORECASE)
+    checked = 0
+    for templates in TABLES:
+        for key, by_language in templates.table.items():
+            if not re.search(r"\b(de|le|la|que) \{", by_language["fr"], re.IGNORECASE):
+                continue
+            for name in names:
+                filled = templates("fr", key, **dict.fromkeys(fields(by_language["fr"]), name))
+                assert not unelided.search(filled), f"{templates.name} {key!r}: {filled!r}"
+                if name in vowel:
+                    assert f"d'{name}" in filled, f"{templates.name} {key!r}: {filled!r}"
+                    checked += 1
+                else:
+                    assert f"de {name}" in filled, f"{templates.name} {key!r}: {filled!r}"
+    assert checked > 0
+    assert elided("de", "Archer") == "d'Archer"
+    assert elided("De", "Héritier") == "D'Héritier"
+    assert elided("que", "une carte") == "qu'une carte"
+    assert elided("le", "héros") == "le héros"  # an aspirated h
+    assert elided("de", "Soldat") == "de Soldat"
+    assert elided("à", "Archer") == "à Archer"

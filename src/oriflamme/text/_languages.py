@@ -26,7 +26,9 @@ in French and ``ty`` in Polish throughout.
 
 from __future__ import annotations
 
+import re
 import string
+import unicodedata
 from collections.abc import Mapping
 
 #: The languages the sentences are written in: English first, the fallback.
@@ -118,6 +120,47 @@ def ordinal(number: int, language: str = "en") -> str:
     return f"{number}{({1: 'st', 2: 'nd', 3: 'rd'}).get(number % 10, 'th')}"
 
 
+#: French words that drop their vowel before one (``de Archer`` is ``d'Archer``).
+ELIDING = {"de": "d'", "le": "l'", "la": "l'", "que": "qu'"}
+#: Words whose h is aspirated, which take no elision (``le héros``); any other h is mute
+#: (``l'Héritier``).
+_ASPIRATED = ("hache", "hallebard", "harpie", "hasard", "haut", "héraut", "héros", "hibou")
+_ELIDING_FIELD = re.compile(r"\b(de|le|la|que) \{(\w+)\}", re.IGNORECASE)
+
+
+def elides(following: str) -> bool:
+    """Whether a French ``de``, ``le``, ``la`` or ``que`` before ``following`` drops its
+    vowel: before a vowel or a mute h (``Archer``, ``Héritier``, ``une carte``)."""
+    word = following.split(" ", 1)[0].casefold()
+    first = unicodedata.normalize("NFKD", word[:1])[:1]
+    if first == "h":
+        return not word.startswith(_ASPIRATED)
+    return first in ("a", "e", "i", "o", "u", "y", "œ", "æ")
+
+
+def elided(word: str, following: str) -> str:
+    """``word`` then ``following`` in French: ``d'Archer``, ``de Soldat``, ``qu'une``
+    (``word`` a key of :data:`ELIDING`, in any case; any other word is left whole)."""
+    short = ELIDING.get(word.casefold())
+    if short is None or not elides(following):
+        return f"{word} {following}"
+    return f"{word[:1]}{short[1:]}{following}"
+
+
+def _elide(template: str, values: Mapping[str, object]) -> str:
+    """``template`` with ``de {card}`` written ``d'{card}`` where the card's words begin
+    with a vowel: a French name is inserted as it is printed, whatever comes before."""
+
+    def shorten(found: re.Match[str]) -> str:
+        word, name = found.group(1), found.group(2)
+        value = values.get(name)
+        if value is None or not elides(str(value)):
+            return found.group(0)
+        return f"{word[:1]}{ELIDING[word.casefold()][1:]}{{{name}}}"
+
+    return _ELIDING_FIELD.sub(shorten, template)
+
+
 def fields(template: str) -> set[str]:
     """The names of ``template``'s fields: ``{"card", "where"}`` for ``"Put {card} {where}"``."""
     return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
@@ -137,8 +180,13 @@ class Templates:
 
     def __call__(self, language: str, key: str, /, **values: object) -> str:
         """The sentence ``key`` in ``language`` (English if the project does not speak
-        it), its fields filled with ``values``."""
-        return self.table[key][spoken(language)].format(**values)
+        it), its fields filled with ``values`` (in French, a ``de`` before a field whose
+        value begins with a vowel elided: ``d'Archer``)."""
+        language = spoken(language)
+        template = self.table[key][language]
+        if language == "fr":
+            template = _elide(template, values)
+        return template.format(**values)
 
     def words(self, key: str) -> tuple[str, ...]:
         """The sentence ``key`` in every language, unfilled."""
