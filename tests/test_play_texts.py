@@ -42,7 +42,7 @@ from oriflamme.events import (
     TokenAdded,
 )
 from oriflamme.terminal import MAX_WRONG, TerminalGame, play_command
-from oriflamme.text import Story
+from oriflamme.text import Story, bot_text, sets_text
 
 from .helpers import one_card_set
 
@@ -500,3 +500,48 @@ def test_ctrl_c_while_a_bot_thinks_leaves_as_at_a_prompt(registry: Registry) -> 
     assert game.decision is not None
     assert game.decision.family != "red"
     print(f"first asked: {before}, answers typed: {len(asked)}")
+
+
+@pytest.mark.parametrize(
+    ("language", "setup", "bots"),
+    [
+        (
+            "fr",
+            "4 familles, jeu de base + extension Ablaze, graine 5",
+            "Bots : Bleu (ISMCTS:iterations=3), Vert (heuristique), Jaune (au hasard)",
+        ),
+        (
+            "pl",
+            "4 rody, zestawy: podstawowy, Ablaze, ziarno 5",
+            "Boty: Niebieski (ISMCTS:iterations=3), Zielony (heurystyczny), Żółty (losowy)",
+        ),
+        (
+            "en",
+            "4 families, sets base,ablaze, seed 5",
+            "Bots: blue ismcts:iterations=3, green heuristic, yellow random",
+        ),
+    ],
+)
+def test_the_sets_and_bots_are_named_in_the_language(
+    registry: Registry, language: str, setup: str, bots: str
+) -> None:
+    print("seed 5")
+    out = io.StringIO()
+    args = args_for(
+        f"--families 4 --seed 5 --sets base,ablaze --language {language} "
+        "--bots ismcts:iterations=3,heuristic,random"
+    )
+    assert play_command(args, registry, read=typing(["q"]), out=out) == 0
+    first, second = out.getvalue().splitlines()[:2]
+    assert setup in first
+    assert second == bots
+
+
+def test_a_plugin_set_or_bot_kind_keeps_its_title_or_name() -> None:
+    sets = [("base", "Oriflamme"), ("test", "Test Cards")]
+    assert sets_text(sets, "fr") == "jeu de base + Test Cards"
+    assert sets_text(sets, "pl") == "podstawowy, Test Cards"
+    assert sets_text(sets, "en") == "base,test"
+    assert bot_text("mine", ":depth=2", plugin=True, language="fr") == "mine:depth=2"
+    assert bot_text("random", "", plugin=True, language="pl") == "random"  # a plugin's own
+    assert bot_text("random", "", plugin=False, language="pl") == "losowy"

@@ -49,6 +49,7 @@ from oriflamme.text import (
     Story,
     Words,
     answer_text,
+    bot_text,
     colour,
     counted,
     escaped,
@@ -58,6 +59,7 @@ from oriflamme.text import (
     phase_name,
     question_text,
     quote,
+    sets_text,
     terminal_text,
     view_lines,
 )
@@ -457,11 +459,15 @@ def play_command(
     def said(key: str, /, **values: object) -> str:
         return terminal_text(language, key, **values)
 
-    sets = ",".join(game.config.sets)
+    titles = registry.sets
+    sets = sets_text(
+        ((key, titles[key].title if key in titles else key) for key in game.config.sets), language
+    )
     counted_families = counted(len(families), "family", language)
     setup = said("setup", families=counted_families, sets=sets, seed=seed)
     bots_named = ", ".join(
-        f"{colour(f, language)} {c.text}" for (_, f), c in zip(others, choices, strict=True)
+        said("bot", family=colour(f, language), bot=_bot_named(c, language))
+        for (_, f), c in zip(others, choices, strict=True)
     )
     lines = [
         said(
@@ -488,6 +494,13 @@ def play_command(
         game, you, bots, read, stream, language=language, save=writer, on_leaving=leaving
     )
     return terminal.run(resumed=load is not None)
+
+
+def _bot_named(choice: BotChoice, language: str) -> str:
+    """``choice`` in ``language``: its kind translated, its settings as typed."""
+    kind = choice.kind
+    settings = choice.text[len(kind.name) :]
+    return bot_text(kind.name, settings, plugin=bool(kind.plugin), language=language)
 
 
 def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:
