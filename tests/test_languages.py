@@ -169,7 +169,18 @@ def test_counts_and_ordinals_agree_in_each_language() -> None:
     assert [ordinal(n, "pl") for n in (1, 2)] == ["1.", "2."]
 
 
-def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Registry) -> None:
+def test_a_bribed_card_names_its_colour_and_its_owner_in_each_language(
+    registry: Registry,
+) -> None:
+    """A bribed card's label says whose card it is and who owns it now, each once:
+    ``Reine de Rouge (face visible), désormais à Bleu par corruption``."""
+    genitive = {
+        "red": "Czerwonego",
+        "blue": "Niebieskiego",
+        "green": "Zielonego",
+        "yellow": "Żółtego",
+        "black": "Czarnego",
+    }
     found = 0
     for seed in range(40):
         config = GameConfig(families=COLOURS[:4], sets=("ablaze",), seed=seed)
@@ -193,11 +204,12 @@ def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Re
                 assert named["en"].startswith(f"{owner}'s {name['en']} (face up")
                 assert named["en"].endswith(f", bribed, {printed}'s card)")
                 fr_owner, fr_printed = colour(owner, "fr"), colour(printed, "fr")
-                assert named["fr"].startswith(f"{name['fr']} ({fr_owner}, face visible")
-                assert named["fr"].endswith(f"carte de {fr_printed}, soudoyée)")
-                pl_owner, pl_printed = colour(owner, "pl"), colour(printed, "pl")
-                assert named["pl"].startswith(f"{name['pl']} ({pl_owner}, karta odkryta")
-                assert named["pl"].endswith(f"przekupiona, kolor: {pl_printed})")
+                assert named["fr"].startswith(f"{name['fr']} de {fr_printed} (face visible")
+                assert named["fr"].endswith(f"), désormais à {fr_owner} par corruption")
+                assert named["pl"].startswith(f"{name['pl']} (karta odkryta")
+                assert named["pl"].endswith(
+                    f"): karta {genitive[printed]} przekupiona przez {genitive[owner]}"
+                )
                 found += 1
             game.answer(bots[decision.family].choose(game.observe(decision.family)))
         if found:

@@ -53,6 +53,27 @@ COLOUR_NAMES: Mapping[str, Mapping[str, str]] = {
     },
 }
 
+#: The colours in the other cases a language declines a name in (Polish: ``karta
+#: Niebieskiego``, ``kradnie Niebieskiemu``); a case not here is the nominative.
+COLOUR_CASES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
+    "pl": {
+        "genitive": {
+            "red": "Czerwonego",
+            "blue": "Niebieskiego",
+            "green": "Zielonego",
+            "yellow": "Żółtego",
+            "black": "Czarnego",
+        },
+        "dative": {
+            "red": "Czerwonemu",
+            "blue": "Niebieskiemu",
+            "green": "Zielonemu",
+            "yellow": "Żółtemu",
+            "black": "Czarnemu",
+        },
+    },
+}
+
 #: Nouns that are counted, by language: the forms a count takes (see :func:`counted`).
 NOUNS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "token": {
@@ -79,10 +100,12 @@ def spoken(language: str) -> str:
     return language if language in LANGUAGES else "en"
 
 
-def colour(family: str, language: str) -> str:
-    """``family`` as ``language`` names it: ``Bleu`` for ``blue`` in French. A family
-    that is no colour (a save's own name, say) keeps its name."""
-    return COLOUR_NAMES.get(language, {}).get(family, family)
+def colour(family: str, language: str, case: str = "nominative") -> str:
+    """``family`` as ``language`` names it: ``Bleu`` for ``blue`` in French; in ``case``
+    where the language declines it (``Niebieskiego``, the Polish genitive), else in the
+    nominative. A family that is no colour (a save's own name, say) keeps its name."""
+    declined = COLOUR_CASES.get(language, {}).get(case, {}).get(family)
+    return declined if declined is not None else COLOUR_NAMES.get(language, {}).get(family, family)
 
 
 def language_name(code: str, language: str) -> str:
