@@ -166,7 +166,7 @@ def test_counts_and_ordinals_agree_in_each_language() -> None:
         "22nd",
     ]
     assert [ordinal(n, "fr") for n in (1, 2, 3)] == ["1er", "2e", "3e"]
-    assert [ordinal(n, "pl") for n in (1, 2)] == ["1.", "2."]
+    assert [ordinal(n, "pl") for n in (1, 2, 10, 11)] == ["pierwszy", "drugi", "dziesiąty", "11."]
 
 
 def test_a_bribed_card_names_its_colour_and_its_owner_in_each_language(

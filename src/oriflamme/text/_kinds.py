@@ -422,12 +422,12 @@ _say = Templates(
         "revealing.gain": {
             "en": "gain its {tokens}",
             "fr": "gagner les jetons posés dessus : {tokens}",
-            "pl": "zdobądź leżące na niej żetony: {tokens}",
+            "pl": "otrzymaj leżące na niej żetony: {tokens}",
         },
         "revealing.double": {
             "en": "gain twice its {tokens}: {double}",
             "fr": "gagner le double des jetons posés dessus ({tokens}) : {double}",
-            "pl": "zdobądź podwójnie leżące na niej żetony ({tokens}): {double}",
+            "pl": "otrzymaj podwójnie leżące na niej żetony ({tokens}): {double}",
         },
         "revealing.supply.one": {
             "en": "its {tokens} goes back to the supply",

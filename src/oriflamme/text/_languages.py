@@ -74,6 +74,10 @@ COLOUR_CASES: Mapping[str, Mapping[str, Mapping[str, str]]] = {
     },
 }
 
+#: Card names in the genitive, by language, for the few sentences that need one
+#: (Polish ``żeton Przekupstwa``): a name not here is quoted instead (``żeton „X”``).
+CARD_GENITIVES: Mapping[str, Mapping[str, str]] = {"pl": {"Przekupstwo": "Przekupstwa"}}
+
 #: Nouns that are counted, by language: the forms a count takes (see :func:`counted`).
 NOUNS: Mapping[str, Mapping[str, tuple[str, ...]]] = {
     "token": {
@@ -108,6 +112,15 @@ def colour(family: str, language: str, case: str = "nominative") -> str:
     return declined if declined is not None else COLOUR_NAMES.get(language, {}).get(family, family)
 
 
+def card_genitive(name: str, language: str) -> str:
+    """The card name ``name`` (in ``language``) as its genitive: ``Przekupstwa`` for
+    ``Przekupstwo`` in Polish; a name the language declines but we do not know is quoted
+    (``„X”``); a language without cases says it as it is."""
+    if language not in CARD_GENITIVES:
+        return name
+    return CARD_GENITIVES[language].get(name, f"„{name}”")
+
+
 def language_name(code: str, language: str) -> str:
     """The name of the language ``code`` in ``language`` (``code`` itself if unknown)."""
     return LANGUAGE_NAMES[spoken(language)].get(code, code)
@@ -131,12 +144,30 @@ def counted(count: int, noun: str, language: str = "en") -> str:
     return f"{count} {forms[2]}"
 
 
+#: Polish ordinals in words, agreeing with a masculine noun (``drugi żeton``).
+_POLISH_ORDINALS = (
+    "pierwszy",
+    "drugi",
+    "trzeci",
+    "czwarty",
+    "piąty",
+    "szósty",
+    "siódmy",
+    "ósmy",
+    "dziewiąty",
+    "dziesiąty",
+)
+
+
 def ordinal(number: int, language: str = "en") -> str:
-    """``1st``, ``2nd``, ``11th``; ``1er``, ``2e``; ``1.``, ``2.`` (Polish)."""
+    """``1st``, ``2nd``, ``11th``; ``1er``, ``2e``; ``pierwszy``, ``drugi`` (Polish,
+    agreeing with a masculine noun such as ``żeton``; ``11.`` from the eleventh)."""
     language = spoken(language)
     if language == "fr":
         return "1er" if number == 1 else f"{number}e"
     if language == "pl":
+        if 1 <= number <= len(_POLISH_ORDINALS):
+            return _POLISH_ORDINALS[number - 1]
         return f"{number}."
     if 10 <= number % 100 <= 20:
         return f"{number}th"
