@@ -246,3 +246,61 @@ def test_french_elides_de_before_every_card_name_that_begins_with_a_vowel(
     assert elided("le", "héros") == "le héros"  # an aspirated h
     assert elided("de", "Soldat") == "de Soldat"
     assert elided("à", "Archer") == "à Archer"
+
+
+def test_the_plots_choice_is_worded_from_its_facts_and_others_keep_their_words(
+    registry: Registry,
+) -> None:
+    """The Plot's question says how many tokens are left on it in each language; a
+    choice another ability asks keeps the asker's words (English, for a plugin's)."""
+    for seed in (10, 11):
+        print(f"ablaze: seed {seed}")
+        families = COLOURS[: 3 + seed % 3]
+        game = Game.new(
+            GameConfig(families=families, sets=("ablaze",), seed=seed), registry=registry
+        )
+        bots = {f: RandomBot(bot_seed(seed, seat)) for seat, f in enumerate(families)}
+        while (decision := game.decision) is not None and decision.kind != "choose":
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+        if decision is not None:
+            break
+    assert decision is not None
+    seen = game.observe(decision.family)
+    kind = game.rules.kinds["choose"]
+    left = int(re.findall(r"\d+", decision.question or "")[0])
+    print(f"{left} tokens left: {decision.question}")
+    asked = {
+        language: question_text(kind, Words(seen, game.rules.definitions, language), decision)
+        for language in LANGUAGES
+    }
+    assert asked["en"] == decision.question
+    if left == 1:
+        assert asked["fr"] == (
+            "Il reste 1 jeton sur votre Machination : le gagner, ou le dépenser pour répéter "
+            "l'effet ?"
+        )
+        assert (
+            asked["pl"] == "Na twoim Knowaniu został 1 żeton: zdobyć go czy wydać, by "
+            "powtórzyć efekt?"
+        )
+    else:
+        assert asked["fr"].startswith(f"Il reste {left} jetons sur votre Machination. ")
+        assert asked["pl"].startswith(f"Na twoim Knowaniu {('zostały', 'zostało')[left > 4]} ")
+    repeat = answer_text(kind, Words(seen, game.rules.definitions, "fr"), decision, "repeat")
+    assert "l'un de vos personnages révélés agit de nouveau" in repeat
+    repeat = answer_text(kind, Words(seen, game.rules.definitions, "pl"), decision, "repeat")
+    assert "ujawnionych Postaci" in repeat
+    # The same choice asked by another ability: its own words, in every language.
+    other = decision._replace(
+        ability="mine", question="Pick 2 of these?", labels=("Take it", "Leave it")
+    )
+    for language in LANGUAGES:
+        words = Words(seen, game.rules.definitions, language)
+        assert question_text(kind, words, other) == "Pick 2 of these?"
+        assert answer_text(kind, words, other, "gain") == "Take it"
+    # Five tokens left: the words agree with the count.
+    five = decision._replace(question=(decision.question or "").replace("1 token ", "5 tokens "))
+    words = Words(seen, game.rules.definitions, "pl")
+    assert question_text(kind, words, five).startswith("Na twoim Knowaniu zostało 5 żetonów. ")
+    words = Words(seen, game.rules.definitions, "fr")
+    assert question_text(kind, words, five).startswith("Il reste 5 jetons sur votre Machination. ")

@@ -136,12 +136,18 @@ def counted(count: int, noun: str, language: str = "en") -> str:
     if len(forms) == 2:
         many = count != 1 if spoken(language) == "en" else count > 1
         return f"{count} {forms[many]}"
-    # Polish: 1; 2-4, 22-24... (not 12-14); all the others.
+    return f"{count} {forms[polish_form(count)]}"
+
+
+def polish_form(count: int) -> int:
+    """Which of a Polish word's three forms agrees with ``count``: 1; 2-4, 22-24... (not
+    12-14); all the others (``1 żeton``, ``3 żetony``, ``5 żetonów``; ``został``,
+    ``zostały``, ``zostało``)."""
     if count == 1:
-        return f"{count} {forms[0]}"
+        return 0
     if count % 10 in (2, 3, 4) and count % 100 not in (12, 13, 14):
-        return f"{count} {forms[1]}"
-    return f"{count} {forms[2]}"
+        return 1
+    return 2
 
 
 #: Polish ordinals in words, agreeing with a masculine noun (``drugi żeton``).
