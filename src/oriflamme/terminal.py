@@ -61,6 +61,7 @@ from oriflamme.text import (
     quote,
     sets_text,
     terminal_text,
+    typed_text,
     view_lines,
 )
 
@@ -318,7 +319,7 @@ class TerminalGame:
             if wanted in {folded(name) for name in names}:
                 return self.card_lines([number])
         if asked:
-            return [self.text("no_card", name=quote(rest[0]))]
+            return [self.text("no_card", name=typed_text(rest[0], self.language))]
         return None
 
     # Questions.
@@ -390,16 +391,19 @@ class TerminalGame:
 
 
 def folded(name: str) -> str:
-    """``name`` as a card is looked up by: without accents, case or extra spaces, so that
-    ``heritier`` finds ``Héritier`` and ``lucznik`` finds ``Łucznik``."""
+    """``name`` as a card is looked up by: without accents, case, spaces, hyphens or
+    apostrophes, so that ``heritier`` finds ``Héritier``, ``lucznik`` finds ``Łucznik``
+    and ``coupe jarret`` finds ``Coupe-jarret``."""
     # NFKD splits é into e and its accent, but ł (and ø, đ...) are letters of their own:
     # the few of the card data's languages are mapped by hand.
     plain = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSED))
     letters = "".join(c for c in plain if not unicodedata.combining(c))
-    return " ".join(letters.split()).casefold()
+    return "".join(letters.translate(_IGNORED).split()).casefold()
 
 
 _UNDECOMPOSED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D"})
+#: What a name is written with that a person may type otherwise, or not at all.
+_IGNORED = str.maketrans(dict.fromkeys("-\u2010\u2011'\u2019_", " "))
 
 
 def _new_game(args: argparse.Namespace, registry: Registry) -> Game:

@@ -41,7 +41,7 @@ from ._describe import Words, game_table, in_card_order, phase_name, table, view
 from ._kinds import Naming, answer_text, question_text
 from ._languages import LANGUAGES, colour, counted, language_name
 from ._story import Story, story_lines
-from ._terminal import bot_text, sets_text, terminal_text
+from ._terminal import bot_text, sets_text, terminal_text, typed_text
 
 __all__ = [
     "LANGUAGES",
@@ -68,5 +68,6 @@ __all__ = [
     "story_lines",
     "table",
     "terminal_text",
+    "typed_text",
     "view_lines",
 ]

@@ -651,7 +651,7 @@ _say = Templates(
         },
         "placed.put": {
             "en": "{by} put {card} into the queue face up {where}.",
-            "fr": "{by} met {card} dans la File, face visible, {where}.",
+            "fr": "{by} place {card} face visible {where}.",
             "pl": "{by} wprowadza do Kolejki odkrytą kartę: {card}, {where}.",
         },
         "placed.came": {

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from oriflamme.text import QUOTE, quote
+
 from ._languages import Templates, spoken
 
 
@@ -15,6 +17,22 @@ def terminal_text(language: str, key: str, /, **values: object) -> str:
     speak it), its fields filled with ``values``. The keys are those of the table below:
     a key that is not one is a programming error (KeyError)."""
     return _say(language, key, **values)
+
+
+#: Quotation marks around what someone typed, by language (English: as ``repr`` quotes).
+_QUOTES = {"fr": ("« ", " »"), "pl": ("„", "”")}
+
+
+def typed_text(text: str, language: str) -> str:
+    """What someone typed, quoted as ``language`` quotes (``'xyz'``, ``« xyz »``,
+    ``„xyz”``), its first :data:`~oriflamme.text.QUOTE` characters only and then
+    ``...``: the closing mark says where what was written stops."""
+    marks = _QUOTES.get(spoken(language))
+    if marks is None:
+        return quote(text)
+    opening, closing = marks
+    more = "..." if len(text) > QUOTE else ""
+    return f"{opening}{text[:QUOTE]}{closing}{more}"
 
 
 def sets_text(sets: Iterable[tuple[str, str]], language: str) -> str:
