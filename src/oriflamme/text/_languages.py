@@ -19,9 +19,15 @@ given only as they are printed (the nominative). The sentences are built so that
 stay right whatever the card: a card is named as a label (``Soldat (Bleu)``,
 ``Żołnierz (Niebieski)``), a pronoun stands for the word ``carte`` / ``karta`` and not
 for the card's name, and Polish says what a card does in the present tense, which has
-no gender. A family is named by its colour, written as a player's name is in the
-rulebooks (``Bleu``, ``Niebieski``), in the nominative only. The person is ``vous``
-in French and ``ty`` in Polish throughout.
+no gender; a card a verb acts on is ``kartę „Dziedzic”`` (the word for card declined,
+the name quoted beside it). A family is named by its colour, written as a player's
+name is in the rulebooks (``Bleu``, ``Niebieski``); Polish declines the colours where
+a sentence needs it (``karta Czerwonego``, ``kradnie Niebieskiemu``:
+:data:`COLOUR_CASES`), and the few card names it needs in another case are listed
+(:data:`CARD_GENITIVES`), any other being quoted. French elides ``de``, ``le``, ``la``
+and ``que`` before a name that begins with a vowel (``d'Archer``): :class:`Templates`
+does it as it fills a French sentence. The person is ``vous`` in French and ``ty`` in
+Polish throughout.
 """
 
 from __future__ import annotations

@@ -7,7 +7,9 @@ each one naming the card behind it and its owner: "Blue's Soldier (position 3)
 eliminated your face-down Lord: blue +1." Nothing is told twice: the Influence a
 reveal or an elimination brings is told on its line, not again on its own. A card
 whose turn did nothing says so, in its own words when its card data gives them
-(``idle``, ``idles``: in English where it has none in the language). The
+(``idle``, ``idles``: in English where it has none in the language); a card whose
+ability is its reveal's doubled tokens (a Conspiracy's) did its ability when revealed
+with tokens, which its reveal line says. The
 terminal prints these lines and the web page shows them as its log.
 
 Events name cards by id; where a card sits is kept here by following the events
