@@ -21,7 +21,7 @@ from oriflamme import COLOURS, Game, GameConfig, Registry
 from oriflamme.bots import RandomBot, bot_seed
 from oriflamme.terminal import TerminalGame
 from oriflamme.text import Words, answer_text, colour, question_text, table
-from oriflamme.text._languages import LANGUAGES, TABLES, counted, fields, ordinal
+from oriflamme.text._languages import LANGUAGES, TABLES, counted, elided, fields, ordinal
 
 #: How the last line of a game begins, in each language.
 ENDED = {"fr": "La partie est terminée : ", "pl": "Koniec gry: "}
@@ -166,10 +166,21 @@ def test_counts_and_ordinals_agree_in_each_language() -> None:
         "22nd",
     ]
     assert [ordinal(n, "fr") for n in (1, 2, 3)] == ["1er", "2e", "3e"]
-    assert [ordinal(n, "pl") for n in (1, 2)] == ["1.", "2."]
+    assert [ordinal(n, "pl") for n in (1, 2, 10, 11)] == ["pierwszy", "drugi", "dziesiąty", "11."]
 
 
-def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Registry) -> None:
+def test_a_bribed_card_names_its_colour_and_its_owner_in_each_language(
+    registry: Registry,
+) -> None:
+    """A bribed card's label says whose card it is and who owns it now, each once:
+    ``Reine de Rouge (face visible), désormais à Bleu par corruption``."""
+    genitive = {
+        "red": "Czerwonego",
+        "blue": "Niebieskiego",
+        "green": "Zielonego",
+        "yellow": "Żółtego",
+        "black": "Czarnego",
+    }
     found = 0
     for seed in range(40):
         config = GameConfig(families=COLOURS[:4], sets=("ablaze",), seed=seed)
@@ -193,13 +204,103 @@ def test_a_bribed_card_is_named_by_its_owner_first_in_each_language(registry: Re
                 assert named["en"].startswith(f"{owner}'s {name['en']} (face up")
                 assert named["en"].endswith(f", bribed, {printed}'s card)")
                 fr_owner, fr_printed = colour(owner, "fr"), colour(printed, "fr")
-                assert named["fr"].startswith(f"{name['fr']} ({fr_owner}, face visible")
-                assert named["fr"].endswith(f"carte de {fr_printed}, soudoyée)")
-                pl_owner, pl_printed = colour(owner, "pl"), colour(printed, "pl")
-                assert named["pl"].startswith(f"{name['pl']} ({pl_owner}, karta odkryta")
-                assert named["pl"].endswith(f"przekupiona, kolor: {pl_printed})")
+                assert named["fr"].startswith(f"{name['fr']} de {fr_printed} (face visible")
+                assert named["fr"].endswith(f"), désormais à {fr_owner} par corruption")
+                assert named["pl"].startswith(f"{name['pl']} (karta odkryta")
+                assert named["pl"].endswith(
+                    f"): karta {genitive[printed]} przekupiona przez {genitive[owner]}"
+                )
                 found += 1
             game.answer(bots[decision.family].choose(game.observe(decision.family)))
         if found:
             break
     assert found
+
+
+def test_french_elides_de_before_every_card_name_that_begins_with_a_vowel(
+    registry: Registry,
+) -> None:
+    """Every French sentence with ``de``, ``le``, ``la`` or ``que`` before a field reads
+    ``d'Archer``, ``d'Héritier`` and ``de Soldat`` whatever card's name fills it."""
+    names = {card.name_in("fr") for card in registry.cards.values()}
+    vowel = {name for name in names if name[:1] in "AEIOUÉH"}
+    assert {"Archer", "Assassinat", "Embuscade", "Héritier", "Imposture", "Apothicaire"} <= vowel
+    unelided = re.compile(r"\b(de|le|la|que) [AEIOUÉH]", re.IGNORECASE)
+    checked = 0
+    for templates in TABLES:
+        for key, by_language in templates.table.items():
+            if not re.search(r"\b(de|le|la|que) \{", by_language["fr"], re.IGNORECASE):
+                continue
+            for name in names:
+                filled = templates("fr", key, **dict.fromkeys(fields(by_language["fr"]), name))
+                assert not unelided.search(filled), f"{templates.name} {key!r}: {filled!r}"
+                if name in vowel:
+                    assert f"d'{name}" in filled, f"{templates.name} {key!r}: {filled!r}"
+                    checked += 1
+                else:
+                    assert f"de {name}" in filled, f"{templates.name} {key!r}: {filled!r}"
+    assert checked > 0
+    assert elided("de", "Archer") == "d'Archer"
+    assert elided("De", "Héritier") == "D'Héritier"
+    assert elided("que", "une carte") == "qu'une carte"
+    assert elided("le", "héros") == "le héros"  # an aspirated h
+    assert elided("de", "Soldat") == "de Soldat"
+    assert elided("à", "Archer") == "à Archer"
+
+
+def test_the_plots_choice_is_worded_from_its_facts_and_others_keep_their_words(
+    registry: Registry,
+) -> None:
+    """The Plot's question says how many tokens are left on it in each language; a
+    choice another ability asks keeps the asker's words (English, for a plugin's)."""
+    for seed in (10, 11):
+        print(f"ablaze: seed {seed}")
+        families = COLOURS[: 3 + seed % 3]
+        game = Game.new(
+            GameConfig(families=families, sets=("ablaze",), seed=seed), registry=registry
+        )
+        bots = {f: RandomBot(bot_seed(seed, seat)) for seat, f in enumerate(families)}
+        while (decision := game.decision) is not None and decision.kind != "choose":
+            game.answer(bots[decision.family].choose(game.observe(decision.family)))
+        if decision is not None:
+            break
+    assert decision is not None
+    seen = game.observe(decision.family)
+    kind = game.rules.kinds["choose"]
+    left = int(re.findall(r"\d+", decision.question or "")[0])
+    print(f"{left} tokens left: {decision.question}")
+    asked = {
+        language: question_text(kind, Words(seen, game.rules.definitions, language), decision)
+        for language in LANGUAGES
+    }
+    assert asked["en"] == decision.question
+    if left == 1:
+        assert asked["fr"] == (
+            "Il reste 1 jeton sur votre Machination : le gagner, ou le dépenser pour répéter "
+            "l'effet ?"
+        )
+        assert (
+            asked["pl"] == "Na twoim Knowaniu został 1 żeton: zdobyć go czy wydać, by "
+            "powtórzyć efekt?"
+        )
+    else:
+        assert asked["fr"].startswith(f"Il reste {left} jetons sur votre Machination. ")
+        assert asked["pl"].startswith(f"Na twoim Knowaniu {('zostały', 'zostało')[left > 4]} ")
+    repeat = answer_text(kind, Words(seen, game.rules.definitions, "fr"), decision, "repeat")
+    assert "l'un de vos personnages révélés agit de nouveau" in repeat
+    repeat = answer_text(kind, Words(seen, game.rules.definitions, "pl"), decision, "repeat")
+    assert "ujawnionych Postaci" in repeat
+    # The same choice asked by another ability: its own words, in every language.
+    other = decision._replace(
+        ability="mine", question="Pick 2 of these?", labels=("Take it", "Leave it")
+    )
+    for language in LANGUAGES:
+        words = Words(seen, game.rules.definitions, language)
+        assert question_text(kind, words, other) == "Pick 2 of these?"
+        assert answer_text(kind, words, other, "gain") == "Take it"
+    # Five tokens left: the words agree with the count.
+    five = decision._replace(question=(decision.question or "").replace("1 token ", "5 tokens "))
+    words = Words(seen, game.rules.definitions, "pl")
+    assert question_text(kind, words, five).startswith("Na twoim Knowaniu zostało 5 żetonów. ")
+    words = Words(seen, game.rules.definitions, "fr")
+    assert question_text(kind, words, five).startswith("Il reste 5 jetons sur votre Machination. ")

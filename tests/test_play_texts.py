@@ -11,6 +11,7 @@ import argparse
 import io
 import itertools
 import random
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -42,9 +43,9 @@ from oriflamme.events import (
     TokenAdded,
 )
 from oriflamme.terminal import MAX_WRONG, TerminalGame, play_command
-from oriflamme.text import Story
+from oriflamme.text import Story, bot_text, sets_text, story_lines
 
-from .helpers import one_card_set
+from .helpers import one_card_set, played
 
 CARD = """\
 set: test
@@ -500,3 +501,91 @@ def test_ctrl_c_while_a_bot_thinks_leaves_as_at_a_prompt(registry: Registry) -> 
     assert game.decision is not None
     assert game.decision.family != "red"
     print(f"first asked: {before}, answers typed: {len(asked)}")
+
+
+@pytest.mark.parametrize(
+    ("language", "setup", "bots"),
+    [
+        (
+            "fr",
+            "4 familles, jeu de base + extension Ablaze, graine 5",
+            "Bots : Bleu (ISMCTS:iterations=3), Vert (heuristique), Jaune (au hasard)",
+        ),
+        (
+            "pl",
+            "4 rody, zestawy: podstawowy, Ablaze, ziarno 5",
+            "Boty: Niebieski (ISMCTS:iterations=3), Zielony (heurystyczny), Żółty (losowy)",
+        ),
+        (
+            "en",
+            "4 families, sets base,ablaze, seed 5",
+            "Bots: blue ismcts:iterations=3, green heuristic, yellow random",
+        ),
+    ],
+)
+def test_the_sets_and_bots_are_named_in_the_language(
+    registry: Registry, language: str, setup: str, bots: str
+) -> None:
+    print("seed 5")
+    out = io.StringIO()
+    args = args_for(
+        f"--families 4 --seed 5 --sets base,ablaze --language {language} "
+        "--bots ismcts:iterations=3,heuristic,random"
+    )
+    assert play_command(args, registry, read=typing(["q"]), out=out) == 0
+    first, second = out.getvalue().splitlines()[:2]
+    assert setup in first
+    assert second == bots
+
+
+def test_a_plugin_set_or_bot_kind_keeps_its_title_or_name() -> None:
+    sets = [("base", "Oriflamme"), ("test", "Test Cards")]
+    assert sets_text(sets, "fr") == "jeu de base + Test Cards"
+    assert sets_text(sets, "pl") == "podstawowy, Test Cards"
+    assert sets_text(sets, "en") == "base,test"
+    assert bot_text("mine", ":depth=2", plugin=True, language="fr") == "mine:depth=2"
+    assert bot_text("random", "", plugin=True, language="pl") == "random"  # a plugin's own
+    assert bot_text("random", "", plugin=False, language="pl") == "losowy"
+
+
+@pytest.mark.parametrize(
+    ("language", "typed", "found", "refused"),
+    [
+        (
+            "fr",
+            ["c coupe jarret", "C COUPEJARRET", "c Coupe\u2019jarret", "c dragon", "q"],
+            "Coupe-jarret : ",
+            "Aucune carte de cette partie ne s'appelle « dragon » ; c les liste toutes.",
+        ),
+        (
+            "pl",
+            ["c krolewski-dekret", "c KRÓLEWSKIDEKRET", "c królewski  dekret", "c smok", "q"],
+            "Królewski Dekret: ",
+            "Żadna karta tej gry nie nazywa się „smok”; c wypisuje wszystkie.",
+        ),
+    ],
+)
+def test_a_card_is_found_whatever_its_hyphens_and_spaces_and_a_refusal_quotes_as_the_language(
+    registry: Registry, language: str, typed: list[str], found: str, refused: str
+) -> None:
+    print("seed 2")  # a game with the Cutthroat and the Royal Decree
+    out = io.StringIO()
+    args = args_for(f"--seed 2 --sets base,ablaze --language {language}")
+    assert play_command(args, registry, read=typing(typed), out=out) == 0
+    text = out.getvalue()
+    assert len(re.findall(rf"^  c +\d+ +{found}", text, re.MULTILINE)) == 3, text
+    assert refused in text
+
+
+def test_a_card_put_in_the_queue_reads_as_placed_in_french(registry: Registry) -> None:
+    """``Prince (Jaune, position 2) place Jumeau (Jaune) face visible en queue de la File
+    (position 10)``: one verb, no commas around ``face visible``."""
+    placed = 0
+    for seed in range(20):
+        game = played(registry, seed, 4, sets=("ablaze",))
+        for line in story_lines(game.observe("red"), game.rules.definitions, "fr"):
+            assert " met " not in line, (seed, line)
+            if re.match(r".+ place .+ face visible (en|pour|sur) ", line):
+                placed += 1
+    print(f"seeds 0 to 19: {placed} cards put in face up")
+    assert placed > 0

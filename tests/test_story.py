@@ -230,3 +230,64 @@ def test_a_plot_and_a_shapeshifter_are_told_as_what_they_are(registry: Registry)
     print(f"seeds 0 to 11: {activations} Plot activations, {copies} copies")
     assert activations > 0
     assert copies > 0
+
+
+def test_a_conspiracy_revealed_with_tokens_has_done_its_ability(registry: Registry) -> None:
+    """A Conspiracy's ability is its reveal: its tokens count double. The reveal line
+    says so, and its turn is not said to do nothing after it, in any language."""
+    conspiracy = registry.cards["conspiracy"]
+    paid = 0
+    for seed in range(30):
+        game = new_game(registry, seed, 4)
+        told(game, "red", seed)
+        for language, idle, double in (
+            ("en", " does nothing.", "double:"),
+            ("fr", " ne fait rien.", "double :"),
+            ("pl", " nic nie robi.", "podwójnie"),
+        ):
+            name = conspiracy.name_in(language)
+            lines = story_lines(game.observe("red"), game.rules.definitions, language)
+            for line, after in itertools.pairwise(lines):
+                revealed = re.match(rf"(.*{name} .*?) (is revealed|se révèle|ujawnia się)", line)
+                if revealed and re.search(r"[+-]\d+\.$", line):
+                    paid += language == "en"
+                    assert double in line, (seed, line)
+                    assert after != revealed.group(1) + idle, (seed, line, after)
+    print(f"seeds 0 to 29: {paid} Conspiracies paid out")
+    assert paid > 0
+
+
+def test_polish_declines_what_it_can_and_quotes_names_it_cannot(registry: Registry) -> None:
+    """Polish says whom a card steals from in the dative (``kradnie 1 punkt Wpływu
+    Niebieskiemu``), the Bribery's token in the genitive (``żeton Przekupstwa``), and a
+    card a verb acts on as ``kartę „Dziedzic”``: never a colon before the card it acts
+    on, nor a second colon before the score."""
+    dative = ("Czerwonemu", "Niebieskiemu", "Zielonemu", "Żółtemu", "Czarnemu", "ci")
+    seen: Counter[str] = Counter()
+    for seed in range(30):
+        game = new_game(registry, seed, 5, sets=("base", "ablaze"))
+        told(game, "red", seed)
+        for line in story_lines(game.observe("red"), game.rules.definitions, "pl"):
+            for wrong in (
+                "; traci ",
+                "uje kartę: ",
+                "żeton (",
+                "jako pozycję",
+                "zdobywa",
+                " zostawia",
+            ):
+                assert wrong not in line, (seed, line)
+            assert line.count(": ") <= 1 or "Koniec gry" in line, (seed, line)
+            stolen = re.search(r"kradnie (\w+ )?\d+ punkt\w* Wpływu ?(\w*)", line)
+            if stolen:
+                seen["stolen"] += 1
+                assert (stolen.group(1) or stolen.group(2)).strip() in dative, (seed, line)
+            if "likwiduje " in line and "siebie" not in line:
+                seen["eliminated"] += 1
+                assert re.search(r"likwiduje (twoją )?(zakrytą )?kartę", line), (seed, line)
+            if "żeton Przekupstwa" in line:
+                seen["bribery"] += 1
+    print(f"seeds 0 to 29: {dict(seen)}")
+    assert seen["stolen"]
+    assert seen["eliminated"]
+    assert seen["bribery"]

@@ -49,6 +49,7 @@ from oriflamme.text import (
     Story,
     Words,
     answer_text,
+    bot_text,
     colour,
     counted,
     escaped,
@@ -58,7 +59,9 @@ from oriflamme.text import (
     phase_name,
     question_text,
     quote,
+    sets_text,
     terminal_text,
+    typed_text,
     view_lines,
 )
 
@@ -316,7 +319,7 @@ class TerminalGame:
             if wanted in {folded(name) for name in names}:
                 return self.card_lines([number])
         if asked:
-            return [self.text("no_card", name=quote(rest[0]))]
+            return [self.text("no_card", name=typed_text(rest[0], self.language))]
         return None
 
     # Questions.
@@ -388,16 +391,19 @@ class TerminalGame:
 
 
 def folded(name: str) -> str:
-    """``name`` as a card is looked up by: without accents, case or extra spaces, so that
-    ``heritier`` finds ``Héritier`` and ``lucznik`` finds ``Łucznik``."""
+    """``name`` as a card is looked up by: without accents, case, spaces, hyphens or
+    apostrophes, so that ``heritier`` finds ``Héritier``, ``lucznik`` finds ``Łucznik``
+    and ``coupe jarret`` finds ``Coupe-jarret``."""
     # NFKD splits é into e and its accent, but ł (and ø, đ...) are letters of their own:
     # the few of the card data's languages are mapped by hand.
     plain = unicodedata.normalize("NFKD", name.translate(_UNDECOMPOSED))
     letters = "".join(c for c in plain if not unicodedata.combining(c))
-    return " ".join(letters.split()).casefold()
+    return "".join(letters.translate(_IGNORED).split()).casefold()
 
 
 _UNDECOMPOSED = str.maketrans({"ł": "l", "Ł": "L", "ø": "o", "Ø": "O", "đ": "d", "Đ": "D"})
+#: What a name is written with that a person may type otherwise, or not at all.
+_IGNORED = str.maketrans(dict.fromkeys("-\u2010\u2011'\u2019_", " "))
 
 
 def _new_game(args: argparse.Namespace, registry: Registry) -> Game:
@@ -457,11 +463,15 @@ def play_command(
     def said(key: str, /, **values: object) -> str:
         return terminal_text(language, key, **values)
 
-    sets = ",".join(game.config.sets)
+    titles = registry.sets
+    sets = sets_text(
+        ((key, titles[key].title if key in titles else key) for key in game.config.sets), language
+    )
     counted_families = counted(len(families), "family", language)
     setup = said("setup", families=counted_families, sets=sets, seed=seed)
     bots_named = ", ".join(
-        f"{colour(f, language)} {c.text}" for (_, f), c in zip(others, choices, strict=True)
+        said("bot", family=colour(f, language), bot=_bot_named(c, language))
+        for (_, f), c in zip(others, choices, strict=True)
     )
     lines = [
         said(
@@ -488,6 +498,13 @@ def play_command(
         game, you, bots, read, stream, language=language, save=writer, on_leaving=leaving
     )
     return terminal.run(resumed=load is not None)
+
+
+def _bot_named(choice: BotChoice, language: str) -> str:
+    """``choice`` in ``language``: its kind translated, its settings as typed."""
+    kind = choice.kind
+    settings = choice.text[len(kind.name) :]
+    return bot_text(kind.name, settings, plugin=bool(kind.plugin), language=language)
 
 
 def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:

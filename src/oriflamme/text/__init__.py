@@ -22,7 +22,8 @@ codes in :data:`LANGUAGES`; a family is named in it by :func:`colour`, and count
 language names by :func:`counted` and :func:`language_name`); card names and texts come
 from the card data in that language. What has no words in it (a plugin's card without
 ``names``, a plugin kind's own words, a language the project does not speak) is in
-English. The terminal's own lines are :func:`terminal_text`.
+English. The terminal's own lines are :func:`terminal_text`, and the sets and bots of a
+game it names :func:`sets_text` and :func:`bot_text`.
 
 The engine (:mod:`oriflamme` and what it is made of) imports nothing from here: it
 holds facts, and this package words them, so another language is another column of
@@ -40,7 +41,7 @@ from ._describe import Words, game_table, in_card_order, phase_name, table, view
 from ._kinds import Naming, answer_text, question_text
 from ._languages import LANGUAGES, colour, counted, language_name
 from ._story import Story, story_lines
-from ._terminal import terminal_text
+from ._terminal import bot_text, sets_text, terminal_text, typed_text
 
 __all__ = [
     "LANGUAGES",
@@ -49,6 +50,7 @@ __all__ = [
     "Story",
     "Words",
     "answer_text",
+    "bot_text",
     "colour",
     "control_problem",
     "counted",
@@ -61,9 +63,11 @@ __all__ = [
     "phase_name",
     "question_text",
     "quote",
+    "sets_text",
     "short",
     "story_lines",
     "table",
     "terminal_text",
+    "typed_text",
     "view_lines",
 ]

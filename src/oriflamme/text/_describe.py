@@ -42,9 +42,10 @@ class Words:
         self.definitions = definitions
         self.language = language  # a code the card data names (fr, pl)
 
-    def family(self, family: str) -> str:
-        """``family`` as this language names it (``Bleu`` for ``blue`` in French)."""
-        return escaped(colour(family, self.language))
+    def family(self, family: str, case: str = "nominative") -> str:
+        """``family`` as this language names it (``Bleu`` for ``blue`` in French), in
+        ``case`` where the language declines it (``Niebieskiego``)."""
+        return escaped(colour(family, self.language, case))
 
     def short(self, card: CardId) -> str:
         """``card``'s name alone (in :attr:`language`), or ``face-down card`` if it is hidden."""
@@ -64,9 +65,9 @@ class Words:
         return _say(self.language, "card", colour=colour, name=self.short(card))
 
     def queue_card(self, card: CardId) -> str:
-        """A card in the queue as the table shows it: its owner first (a bribed card is
-        its briber's, as the story tells it), then its face, its tokens and, if it was
-        bribed, whose colour it is."""
+        """A card in the queue as the table shows it: its name, whose it is, its face and
+        its tokens; a bribed card says whose colour it is and whose it is now, each
+        once (``Reine de Rouge (face visible), désormais à Bleu par corruption``)."""
         seen = self.seen
         language = self.language
         owner = seen.owner(card)
@@ -76,7 +77,10 @@ class Words:
             _say(language, "tokens", tokens=counted(tokens, "token", language)) if tokens else ""
         )
         bribed = ".bribed" if owner != printed else ""
-        names = {"owner": self.family(owner), "colour": self.family(printed), "tokens": on_it}
+        # A bribed card's label says whose card it is and by whom it was bribed.
+        case = "genitive" if bribed else "nominative"
+        names = {"owner": self.family(owner, case), "colour": self.family(printed, case)}
+        names["tokens"] = on_it
         if seen.key(card) is None:
             return _say(language, f"queue.hidden{bribed}", **names)
         face = _say(language, "face_up" if seen.is_up(card) else "face_down_yours")
@@ -264,8 +268,8 @@ _say = Templates(
         },
         "queue.hidden.bribed": {
             "en": "{owner}'s face-down card{tokens} (bribed, {colour}'s card)",
-            "fr": "carte face cachée ({owner}){tokens} (soudoyée, carte de {colour})",
-            "pl": "zakryta karta ({owner}){tokens} (przekupiona, kolor: {colour})",
+            "fr": "carte face cachée de {colour}{tokens}, désormais à {owner} par corruption",
+            "pl": "zakryta karta {colour}{tokens}, przekupiona przez {owner}",
         },
         "queue.card": {
             "en": "{colour} {name} ({face}{tokens})",
@@ -274,8 +278,8 @@ _say = Templates(
         },
         "queue.card.bribed": {
             "en": "{owner}'s {name} ({face}{tokens}, bribed, {colour}'s card)",
-            "fr": "{name} ({owner}, {face}{tokens} ; carte de {colour}, soudoyée)",
-            "pl": "{name} ({owner}, {face}{tokens}; przekupiona, kolor: {colour})",
+            "fr": "{name} de {colour} ({face}{tokens}), désormais à {owner} par corruption",
+            "pl": "{name} ({face}{tokens}): karta {colour} przekupiona przez {owner}",
         },
         "position": {
             "en": "position {position}: {card}",

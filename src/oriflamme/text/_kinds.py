@@ -35,7 +35,7 @@ from oriflamme import (
 )
 from oriflamme.text import escaped
 
-from ._languages import Templates, counted, ordinal
+from ._languages import Templates, counted, ordinal, polish_form, spoken
 
 
 class Naming(Protocol):
@@ -311,28 +311,46 @@ def _twin_option(decision: Decision, option: Answer, words: Naming) -> str:
 
 
 # A choice among named options; the asker words them (``labels``). The Plot's own
-# choice (gain a token or spend it to repeat) is worded here in every language; its
-# question says in English how many tokens are left, which is read from it.
+# choice (gain a token or spend it to repeat) is worded here in every language, from
+# the decision's facts: the ability asking is the Plot's, its options are the Plot's,
+# and the one number its question holds is how many tokens are left (the Plot ships
+# with oriflamme, so its question is ours: no other words of it are read).
 
-_PLOT_LEFT = re.compile(r"\b(\d+) tokens? left\b")
+#: The Plot's key and the options of its choice, in order.
+_PLOT, _PLOT_OPTIONS = "plot", ("gain", "repeat")
+_NUMBER = re.compile(r"\d+")
 
 
 def _plot_left(decision: Decision) -> int | None:
-    """How many tokens the Plot asking ``decision`` has left, if it is the Plot's."""
-    if decision.ability != "plot" or tuple(decision.options) != ("gain", "repeat"):
+    """How many tokens the Plot asking ``decision`` (of the shipped ``choose`` kind) has
+    left, if it is the Plot's."""
+    if decision.ability != _PLOT or tuple(decision.options) != _PLOT_OPTIONS:
         return None
-    found = _PLOT_LEFT.search(decision.question or "")
-    return int(found.group(1)) if found is not None else None
+    numbers = _NUMBER.findall(decision.question or "")
+    return int(numbers[0]) if len(numbers) == 1 else None
+
+
+def _plot_question(left: int, words: Naming) -> str:
+    language = words.language
+    plot = words.definitions.get(_PLOT)
+    name = plot.name_in(language) if plot is not None else "Plot"
+    tokens = counted(left, "token", language)
+    if spoken(language) == "pl":
+        # Polish says where with the card's name declined, and "left" agrees with the count.
+        name = _POLISH_ON_PLOT.get(name, f"twojej karcie „{name}”")
+        tokens = f"{('został', 'zostały', 'zostało')[polish_form(left)]} {tokens}"
+    return _say(language, "plot.one" if left == 1 else "plot.many", plot=name, tokens=tokens)
+
+
+#: "On your Plot", in Polish, for the Plot's name in the card data.
+_POLISH_ON_PLOT = {"Knowanie": "twoim Knowaniu"}
 
 
 def _choose_question(decision: Decision, words: Naming) -> str:
     language = words.language
     left = _plot_left(decision)
     if left is not None:
-        tokens = counted(left, "token", language)
-        plot = words.definitions.get("plot")
-        name = plot.name_in(language) if plot is not None else "Plot"
-        return _say(language, "plot", plot=name, tokens=tokens)
+        return _plot_question(left, words)
     if decision.question:
         return decision.question
     return _say(language, "choose", card=words.card(decision.card))
@@ -422,12 +440,12 @@ _say = Templates(
         "revealing.gain": {
             "en": "gain its {tokens}",
             "fr": "gagner les jetons posés dessus : {tokens}",
-            "pl": "zdobądź leżące na niej żetony: {tokens}",
+            "pl": "otrzymaj leżące na niej żetony: {tokens}",
         },
         "revealing.double": {
             "en": "gain twice its {tokens}: {double}",
             "fr": "gagner le double des jetons posés dessus ({tokens}) : {double}",
-            "pl": "zdobądź podwójnie leżące na niej żetony ({tokens}): {double}",
+            "pl": "otrzymaj podwójnie leżące na niej żetony ({tokens}): {double}",
         },
         "revealing.supply.one": {
             "en": "its {tokens} goes back to the supply",
@@ -525,12 +543,17 @@ _say = Templates(
             "fr": "Votre carte {card} choisit l'une de ces options :",
             "pl": "Twoja karta {card} wybiera jedną z tych opcji:",
         },
-        "plot": {
+        "plot.one": {
             "en": "Your {plot} has {tokens} left. The next one: gain it, or spend it to repeat?",
-            "fr": "Il reste {tokens} sur votre {plot}. Le suivant : le gagner, ou le "
-            "dépenser pour répéter ?",
-            "pl": "Na twojej karcie {plot} zostało: {tokens}. Następny: zdobyć go czy wydać, "
-            "by powtórzyć?",
+            "fr": "Il reste {tokens} sur votre {plot} : le gagner, ou le dépenser pour répéter "
+            "l'effet ?",
+            "pl": "Na {plot} {tokens}: zdobyć go czy wydać, by powtórzyć efekt?",
+        },
+        "plot.many": {
+            "en": "Your {plot} has {tokens} left. The next one: gain it, or spend it to repeat?",
+            "fr": "Il reste {tokens} sur votre {plot}. Le suivant : le gagner, ou le dépenser "
+            "pour répéter l'effet ?",
+            "pl": "Na {plot} {tokens}. Następny: zdobyć go czy wydać, by powtórzyć efekt?",
         },
         "plot.gain": {
             "en": "Gain: take 1 Influence for this token",
@@ -540,9 +563,9 @@ _say = Templates(
         "plot.repeat": {
             "en": "Repeat: this token goes back to the supply, and a face-up Character of "
             "yours acts again",
-            "fr": "Répéter : ce jeton retourne à la réserve, et l'un de vos Personnages face "
-            "visible agit de nouveau",
-            "pl": "Powtórz: ten żeton wraca do zasobów ogólnych, a jedna z twoich odkrytych "
+            "fr": "Répéter : ce jeton retourne à la réserve, et l'un de vos personnages "
+            "révélés agit de nouveau",
+            "pl": "Powtórz: ten żeton wraca do zasobów ogólnych, a jedna z twoich ujawnionych "
             "Postaci działa ponownie",
         },
     },

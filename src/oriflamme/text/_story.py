@@ -7,7 +7,9 @@ each one naming the card behind it and its owner: "Blue's Soldier (position 3)
 eliminated your face-down Lord: blue +1." Nothing is told twice: the Influence a
 reveal or an elimination brings is told on its line, not again on its own. A card
 whose turn did nothing says so, in its own words when its card data gives them
-(``idle``, ``idles``: in English where it has none in the language). The
+(``idle``, ``idles``: in English where it has none in the language); a card whose
+ability is its reveal's doubled tokens (a Conspiracy's) did its ability when revealed
+with tokens, which its reveal line says. The
 terminal prints these lines and the web page shows them as its log.
 
 Events name cards by id; where a card sits is kept here by following the events
@@ -47,7 +49,7 @@ from oriflamme.events import (
 )
 from oriflamme.text import escaped
 
-from ._languages import Templates, colour, counted
+from ._languages import Templates, card_genitive, colour, counted
 
 
 def _capital(line: str) -> str:
@@ -74,6 +76,9 @@ class Story:
         self._bribes: dict[CardId, str] = {}
         self._turn: CardId | None = None  # the card whose turn it is, once activated
         self._did = False  # whether that turn has done anything yet
+        # A card whose reveal paid its ability (a Conspiracy's doubled tokens): its
+        # turn, which begins just after, is not idle.
+        self._paid: CardId | None = None
         self._seen: Observation | None = None
 
     @property
@@ -127,7 +132,8 @@ class Story:
             line = self._revealed(event)
         elif isinstance(event, Activated):
             self._turn = event.card
-            self._did = False
+            self._did = event.card == self._paid
+            self._paid = None
         elif isinstance(event, Eliminated):
             gain = following if isinstance(following, Gained) else None
             # The 1 Influence an elimination brings (RULINGS R5); a Cutthroat's count of
@@ -192,7 +198,7 @@ class Story:
         acting = self._at(by) if by is not None and self._where(by) is not None else None
         if event.on is not None:
             where = self._say(
-                "placed.on", position=event.position + 1, covered=self._name(event.on)
+                "placed.on", position=event.position + 1, covered=self._name(event.on, done_to=True)
             )
             if event.position < len(queue):
                 queue[event.position].append(card)
@@ -245,12 +251,20 @@ class Story:
                 return self._say(f"revealed.supply.{many}", card=card, tokens=tokens)
             return self._say(f"revealed.stay.{many}", card=card, tokens=tokens)
         score = self._score(event.family, event.gained)
+        definition = self._definition(event.card)
+        if definition is not None and definition.reveal_tokens is RevealTokens.DOUBLE:
+            # Its ability is this payout (RULINGS R2): its turn has done it already.
+            self._paid = event.card
+            many = "one" if event.tokens == 1 else "many"
+            return self._say(f"revealed.double.{many}", card=card, tokens=tokens, score=score)
         return self._say("revealed.gained", card=card, tokens=tokens, score=score)
 
     def _eliminated(self, event: Eliminated, gain: Gained | None) -> str:
         card = event.card
         self._hidden.discard(card)  # turned face up as it goes (RULINGS R5)
-        victim = self._name(card, face_down=event.face_down, position=self._where(card))
+        victim = self._name(
+            card, face_down=event.face_down, position=self._where(card), done_to=True
+        )
         if event.by is None:
             line = self._say("eliminated", card=victim)
         elif event.by == card:
@@ -283,7 +297,7 @@ class Story:
         at = self._at(event.card)
         self._leave(event.card)
         if event.pile == "eliminated":
-            return self._say("discarded.bribed", card=at, bribery=self._card_name("bribery"))
+            return self._say("discarded.bribed", card=at, bribery=self._bribery())
         return self._say("discarded", card=at)
 
     def _applied(self, event: Applied) -> str:
@@ -292,13 +306,13 @@ class Story:
             return self._say("applied.copy", card=self._at(card), source=self._at(source))
         turn = self._turn
         if turn is not None and turn != card:  # a Plot's Character, acting as itself
-            return self._say("applied.by", by=self._at(turn), card=self._at(card))
+            return self._say("applied.by", by=self._at(turn), card=self._at(card, done_to=True))
         return self._say("applied", card=self._at(card))
 
     def _moved(self, event: Moved) -> str:
         card = event.card
-        name = self._name(card)
         mover = self._turn
+        name = self._name(card, done_to=mover is not None and mover != card)
         acting = self._at(mover) if mover is not None and mover != card else None
         queue = self._queue
         self._lift(card)  # it keeps its face and any Bribery token
@@ -335,7 +349,7 @@ class Story:
         gain = self._score(event.thief, event.amount)
         loss = self._score(event.victim, -event.amount)
         thief = self._family(event.thief)
-        victim = self._family(event.victim)
+        victim = colour(event.victim, self.language, "dative")  # steals from: Niebieskiemu
         if event.card is None and event.thief == self._you:
             return self._say("stolen.you", victim=victim, amount=amount, gain=gain, loss=loss)
         by = thief if event.card is None else self._at(event.card)
@@ -352,7 +366,7 @@ class Story:
         self._bribes[event.card] = event.family
         you = "you" if event.family == self._you else "other"
         by = self._turn
-        bribery = self._card_name("bribery")
+        bribery = self._bribery()
         family = self._family(event.family)
         if by is not None and by != event.card:
             return self._say(
@@ -406,6 +420,10 @@ class Story:
         definition = self.definitions.get(key)
         return definition.name_in(self.language) if definition is not None else key
 
+    def _bribery(self) -> str:
+        """The Bribery's name as its token is named: ``żeton Przekupstwa`` in Polish."""
+        return card_genitive(self._card_name("bribery"), self.language)
+
     def _score(self, family: str, amount: int) -> str:
         sign = f"+{amount}" if amount >= 0 else str(amount)
         return f"{self._who(family)} {sign}"
@@ -415,12 +433,20 @@ class Story:
         return self._say("you") if family == self._you else self._family(family)
 
     def _name(
-        self, card: CardId, *, face_down: bool | None = None, position: int | None = None
+        self,
+        card: CardId,
+        *,
+        face_down: bool | None = None,
+        position: int | None = None,
+        done_to: bool = False,
     ) -> str:
         """``your face-down Lord``, ``blue's Soldier``, ``blue's face-down card``; with
         its ``position`` if given: ``blue's Soldier (position 3)``. In French and Polish
         the owner and the position are a label after the name, so that no word has to
-        agree with the card's name: ``Soldat (Bleu, position 3)``."""
+        agree with the card's name: ``Soldat (Bleu, position 3)``. ``done_to``: the
+        card is what a verb acts on, which Polish says with the word for card in the
+        accusative and the name quoted beside it (``likwiduje kartę „Dziedzic”
+        (Niebieski)``): a name is only ever given in the nominative."""
         owner = self._owner(card)
         whose = "yours" if owner == self._you else "theirs"
         definition = self._definition(card)
@@ -433,8 +459,13 @@ class Story:
             shape = "down" if face_down else "up"
             name = definition.name_in(self.language)
         at = "" if position is None else ".at"
-        return self._say(
-            f"name.{whose}.{shape}{at}", owner=self._family(owner), name=name, position=position
+        say = _done_to if done_to else _say
+        return say(
+            self.language,
+            f"name.{whose}.{shape}{at}",
+            owner=self._family(owner),
+            name=name,
+            position=position,
         )
 
     def _where(self, card: CardId) -> int | None:
@@ -444,9 +475,9 @@ class Story:
                 return index + 1
         return None
 
-    def _at(self, card: CardId) -> str:
+    def _at(self, card: CardId, *, done_to: bool = False) -> str:
         """``card`` named with its position: ``blue's Soldier (position 3)``."""
-        return self._name(card, position=self._where(card))
+        return self._name(card, position=self._where(card), done_to=done_to)
 
     def _colour(self, card: CardId) -> str:
         seen = self._seen
@@ -475,6 +506,27 @@ def story_lines(
     """The whole story of ``seen``'s game so far, as ``seen``'s family reads it."""
     return Story(definitions, language).read(seen)
 
+
+#: A card's name where a verb acts on it (``.done_to``), in Polish: the accusative of
+#: "card" and the name quoted beside it. English and French say it as elsewhere.
+_DONE_TO = {
+    "name.yours.up": "twoją kartę „{name}”",
+    "name.yours.up.at": "twoją kartę „{name}” (pozycja {position})",
+    "name.yours.down": "twoją zakrytą kartę „{name}”",
+    "name.yours.down.at": "twoją zakrytą kartę „{name}” (pozycja {position})",
+    "name.yours.hidden": "twoją zakrytą kartę",
+    "name.yours.hidden.at": "twoją zakrytą kartę (pozycja {position})",
+    "name.yours.unknown": "twoją kartę",
+    "name.yours.unknown.at": "twoją kartę (pozycja {position})",
+    "name.theirs.up": "kartę „{name}” ({owner})",
+    "name.theirs.up.at": "kartę „{name}” ({owner}, pozycja {position})",
+    "name.theirs.down": "zakrytą kartę „{name}” ({owner})",
+    "name.theirs.down.at": "zakrytą kartę „{name}” ({owner}, pozycja {position})",
+    "name.theirs.hidden": "zakrytą kartę ({owner})",
+    "name.theirs.hidden.at": "zakrytą kartę ({owner}, pozycja {position})",
+    "name.theirs.unknown": "kartę ({owner})",
+    "name.theirs.unknown.at": "kartę ({owner}, pozycja {position})",
+}
 
 #: The story's sentences, in each language.
 _say = Templates(
@@ -577,7 +629,7 @@ _say = Templates(
         "placed.on": {
             "en": "on top of position {position}, covering {covered}",
             "fr": "sur la position {position}, par-dessus {covered}",
-            "pl": "na pozycję {position}, na wierzch karty: {covered}",
+            "pl": "na pozycję {position}, przykrywając {covered}",
         },
         "placed.start": {
             "en": "to start the queue (position 1)",
@@ -597,11 +649,11 @@ _say = Templates(
         "placed.as": {
             "en": "as position {position}",
             "fr": "en position {position}",
-            "pl": "jako pozycję {position}",
+            "pl": "na pozycję {position}",
         },
         "placed.put": {
             "en": "{by} put {card} into the queue face up {where}.",
-            "fr": "{by} met {card} dans la File, face visible, {where}.",
+            "fr": "{by} place {card} face visible {where}.",
             "pl": "{by} wprowadza do Kolejki odkrytą kartę: {card}, {where}.",
         },
         "placed.came": {
@@ -622,19 +674,18 @@ _say = Templates(
         "token.you": {
             "en": "you kept {card} face down: {tokens} on it now.",
             "fr": "vous laissez {card} face cachée : {tokens} dessus désormais.",
-            "pl": "zostawiasz zakrytą kartę: {card}; żetony na niej: {tokens}.",
+            "pl": "pozostawiasz zakrytą kartę {card}; na niej teraz {tokens}.",
         },
         "token.own": {
             "en": "{family} kept its card at position {position} face down: {tokens} on it now.",
             "fr": "{family} laisse sa carte en position {position} face cachée : {tokens} "
             "dessus désormais.",
-            "pl": "{family} zostawia zakrytą swoją kartę z pozycji {position}; żetony na niej: "
-            "{tokens}.",
+            "pl": "{family} pozostawia zakrytą kartę na pozycji {position} (na niej: {tokens}).",
         },
         "token.other": {
             "en": "{family} kept {card} face down: {tokens} on it now.",
             "fr": "{family} laisse {card} face cachée : {tokens} dessus désormais.",
-            "pl": "{family} zostawia zakrytą kartę: {card}; żetony na niej: {tokens}.",
+            "pl": "{family} pozostawia zakrytą kartę {card}; na niej teraz {tokens}.",
         },
         "revealed": {
             "en": "{card} is revealed.",
@@ -668,6 +719,18 @@ _say = Templates(
             "fr": "{card} se révèle avec {tokens} : {score}.",
             "pl": "{card} ujawnia się; żetony z karty ({tokens}) trafiają do właściciela: {score}.",
         },
+        "revealed.double.one": {
+            "en": "{card} is revealed with {tokens}, which counts double: {score}.",
+            "fr": "{card} se révèle avec {tokens}, qui compte double : {score}.",
+            "pl": "{card} ujawnia się; żeton z karty ({tokens}) liczy się podwójnie i trafia do "
+            "właściciela: {score}.",
+        },
+        "revealed.double.many": {
+            "en": "{card} is revealed with {tokens}, which count double: {score}.",
+            "fr": "{card} se révèle avec {tokens}, qui comptent double : {score}.",
+            "pl": "{card} ujawnia się; żetony z karty ({tokens}) liczą się podwójnie i trafiają "
+            "do właściciela: {score}.",
+        },
         "eliminated": {
             "en": "{card} was eliminated",
             "fr": "élimination : {card}",
@@ -681,7 +744,7 @@ _say = Templates(
         "eliminated.by": {
             "en": "{by} eliminated {card}",
             "fr": "{by} élimine {card}",
-            "pl": "{by} likwiduje kartę: {card}",
+            "pl": "{by} likwiduje {card}",
         },
         "eliminated.tokens": {
             "en": ", and its {tokens} went back to the supply",
@@ -698,13 +761,12 @@ _say = Templates(
             "en": "{card} is discarded onto the eliminated pile, as it carried a {bribery} token.",
             "fr": "{card} part sur la pile des cartes éliminées, car un jeton {bribery} était "
             "posé dessus.",
-            "pl": "{card} trafia na stos zlikwidowanych kart, bo na karcie leżał żeton "
-            "({bribery}).",
+            "pl": "{card} trafia na stos zlikwidowanych kart, bo na karcie leżał żeton {bribery}.",
         },
         "moved.by": {
             "en": "{by} moved {card} from position {source} to position {to}.",
             "fr": "{by} déplace {card} de la position {source} à la position {to}.",
-            "pl": "{by} przesuwa kartę: {card}, z pozycji {source} na pozycję {to}.",
+            "pl": "{by} przesuwa {card} z pozycji {source} na pozycję {to}.",
         },
         "moved": {
             "en": "{card} moved from position {source} to position {to}.",
@@ -714,17 +776,17 @@ _say = Templates(
         "gained.you": {
             "en": "you gained {amount}.",
             "fr": "vous gagnez {amount}.",
-            "pl": "zdobywasz {amount}.",
+            "pl": "otrzymujesz {amount}.",
         },
         "gained.other": {
             "en": "{family} gained {amount}.",
             "fr": "{family} gagne {amount}.",
-            "pl": "{family} zdobywa {amount}.",
+            "pl": "{family} otrzymuje {amount}.",
         },
         "gained.card": {
             "en": "{card} gains {amount}: {score}.",
             "fr": "{card} gagne {amount} : {score}.",
-            "pl": "{card} zdobywa {amount}: {score}.",
+            "pl": "{card} otrzymuje {amount}: {score}.",
         },
         "given.you": {
             "en": "{card} gives you {amount}: {score}.",
@@ -734,7 +796,7 @@ _say = Templates(
         "given.other": {
             "en": "{card} gives {family} {amount}: {score}.",
             "fr": "{card} donne {amount} à {family} : {score}.",
-            "pl": "{card} sprawia, że {family} zdobywa {amount}: {score}.",
+            "pl": "{card} sprawia, że {family} otrzymuje {amount}: {score}.",
         },
         "lost.you": {
             "en": "you lost {amount}: {score}.",
@@ -759,7 +821,7 @@ _say = Templates(
         "stolen.you": {
             "en": "you stole {amount} from {victim}: {gain}, {loss}.",
             "fr": "vous volez {amount} à {victim} : {gain}, {loss}.",
-            "pl": "kradniesz {amount}; traci {victim}: {gain}, {loss}.",
+            "pl": "kradniesz {amount} {victim}: {gain}, {loss}.",
         },
         "stolen.for.you": {
             "en": "{card} (for you)",
@@ -779,34 +841,33 @@ _say = Templates(
         "stolen.from.other": {
             "en": "{by} stole {amount} from {victim}: {gain}, {loss}.",
             "fr": "{by} vole {amount} à {victim} : {gain}, {loss}.",
-            "pl": "{by} kradnie {amount}; traci {victim}: {gain}, {loss}.",
+            "pl": "{by} kradnie {amount} {victim}: {gain}, {loss}.",
         },
         "bribed.card.you": {
             "en": "{by} put your {bribery} token on {card}: it belongs to you now.",
             "fr": "{by} pose votre jeton {bribery} sur {card} : la carte vous appartient "
             "désormais.",
-            "pl": "{by} kładzie twój żeton ({bribery}) na karcie: {card}; karta należy teraz do "
+            "pl": "{by} kładzie twój żeton {bribery} na karcie {card}; karta należy teraz do "
             "ciebie.",
         },
         "bribed.card.other": {
             "en": "{by} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
             "fr": "{by} pose le jeton {bribery} de {family} sur {card} : la carte appartient "
             "désormais à {family}.",
-            "pl": "{by} kładzie żeton ({bribery}, gracz: {family}) na karcie: {card}; nowy "
-            "właściciel karty: {family}.",
+            "pl": "{by} kładzie żeton {bribery} ({family}) na karcie {card}; nowy właściciel "
+            "karty: {family}.",
         },
         "bribed.you": {
             "en": "you put your {bribery} token on {card}: it belongs to you now.",
             "fr": "vous posez votre jeton {bribery} sur {card} : la carte vous appartient "
             "désormais.",
-            "pl": "kładziesz swój żeton ({bribery}) na karcie: {card}; karta należy teraz do "
-            "ciebie.",
+            "pl": "kładziesz swój żeton {bribery} na karcie {card}; karta należy teraz do ciebie.",
         },
         "bribed.other": {
             "en": "{family} put {family}'s {bribery} token on {card}: it belongs to {family} now.",
             "fr": "{family} pose son jeton {bribery} sur {card} : la carte appartient "
             "désormais à {family}.",
-            "pl": "{family} kładzie swój żeton ({bribery}) na karcie: {card}; nowy właściciel "
+            "pl": "{family} kładzie swój żeton {bribery} na karcie {card}; nowy właściciel "
             "karty: {family}.",
         },
         "you_mark": {"en": " (you)", "fr": " (vous)", "pl": " (ty)"},
@@ -832,7 +893,7 @@ _say = Templates(
         "applied.by": {
             "en": "{by} activates {card}.",
             "fr": "{by} active {card}.",
-            "pl": "{by} aktywuje kartę: {card}.",
+            "pl": "{by} aktywuje {card}.",
         },
         "applied": {
             "en": "{card} applies its ability.",
@@ -840,4 +901,9 @@ _say = Templates(
             "pl": "{card} stosuje swoją zdolność.",
         },
     },
+)
+#: A card's name where a verb acts on it: the names above, in Polish as _DONE_TO says.
+_done_to = Templates(
+    "story.done_to",
+    {key: {**_say.table[key], "pl": polish} for key, polish in _DONE_TO.items()},
 )

@@ -5,7 +5,11 @@ by the other modules of :mod:`oriflamme.text`; what is here is only the terminal
 
 from __future__ import annotations
 
-from ._languages import Templates
+from collections.abc import Iterable
+
+from oriflamme.text import QUOTE, quote
+
+from ._languages import Templates, spoken
 
 
 def terminal_text(language: str, key: str, /, **values: object) -> str:
@@ -13,6 +17,44 @@ def terminal_text(language: str, key: str, /, **values: object) -> str:
     speak it), its fields filled with ``values``. The keys are those of the table below:
     a key that is not one is a programming error (KeyError)."""
     return _say(language, key, **values)
+
+
+#: Quotation marks around what someone typed, by language (English: as ``repr`` quotes).
+_QUOTES = {"fr": ("« ", " »"), "pl": ("„", "”")}
+
+
+def typed_text(text: str, language: str) -> str:
+    """What someone typed, quoted as ``language`` quotes (``'xyz'``, ``« xyz »``,
+    ``„xyz”``), its first :data:`~oriflamme.text.QUOTE` characters only and then
+    ``...``: the closing mark says where what was written stops."""
+    marks = _QUOTES.get(spoken(language))
+    if marks is None:
+        return quote(text)
+    opening, closing = marks
+    more = "..." if len(text) > QUOTE else ""
+    return f"{opening}{text[:QUOTE]}{closing}{more}"
+
+
+def sets_text(sets: Iterable[tuple[str, str]], language: str) -> str:
+    """The card sets of a game, given as (key, title), in ``language``: ``base,ablaze``
+    in English (as ``--sets`` takes them), ``jeu de base + extension Ablaze``,
+    ``podstawowy, Ablaze``. A plugin's set is named by its title (its key in English)."""
+    named = []
+    for key, title in sets:
+        if f"set.{key}" in _say.table:
+            named.append(_say(language, f"set.{key}"))
+        else:  # English names a set as --sets takes it
+            named.append(key if spoken(language) == "en" else title)
+    return _say(language, "sets.join").join(named)
+
+
+def bot_text(kind: str, settings: str, *, plugin: bool, language: str) -> str:
+    """A bot kind with the settings chosen for it (``settings`` as typed, after the
+    kind: ``:iterations=2000``), in ``language``: ``heuristic``, ``heuristique``,
+    ``ISMCTS:iterations=2000``. A plugin's kind keeps its name."""
+    if plugin or f"bot.{kind}" not in _say.table:
+        return kind + settings
+    return _say(language, f"bot.{kind}") + settings
 
 
 _say = Templates(
@@ -105,9 +147,18 @@ _say = Templates(
         },
         "setup": {
             "en": "{families}, sets {sets}, seed {seed}",
-            "fr": "{families}, extensions {sets}, graine {seed}",
-            "pl": "{families}, zestawy {sets}, ziarno {seed}",
+            "fr": "{families}, {sets}, graine {seed}",
+            "pl": "{families}, zestawy: {sets}, ziarno {seed}",
         },
+        # The sets that ship with oriflamme; English names them by key, as --sets does.
+        "set.base": {"en": "base", "fr": "jeu de base", "pl": "podstawowy"},
+        "set.ablaze": {"en": "ablaze", "fr": "extension Ablaze", "pl": "Ablaze"},
+        "sets.join": {"en": ",", "fr": " + ", "pl": ", "},
+        # The bot kinds that ship with oriflamme (English: as --bots takes them).
+        "bot.random": {"en": "random", "fr": "au hasard", "pl": "losowy"},
+        "bot.heuristic": {"en": "heuristic", "fr": "heuristique", "pl": "heurystyczny"},
+        "bot.ismcts": {"en": "ismcts", "fr": "ISMCTS", "pl": "ISMCTS"},
+        "bot": {"en": "{family} {bot}", "fr": "{family} ({bot})", "pl": "{family} ({bot})"},
         "new_game": {
             "en": "Oriflamme: {setup} (replay with --seed {seed}).",
             "fr": "Oriflamme : {setup} (rejouez-la avec --seed {seed}).",
