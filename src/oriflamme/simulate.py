@@ -35,7 +35,7 @@ from oriflamme import Game, GameConfig, GameRules, OriflammeError, Registry
 from oriflamme.text import one_line
 
 from .bots.kinds import BotChoice, parse_bots
-from .bots.play import Bot
+from .bots.play import SHARE_PARTS, Bot
 from .bots.play import play_games as bots_play_games
 from .choices import describe_cards, game_config
 from .pool import share_out
@@ -208,10 +208,6 @@ def play_games(
     def count(game: Game, decisions: int) -> None:
         nonlocal finished
         finished += 1
-        winners = game.winners
-        for seat, family in enumerate(config.families):
-            if family in winners:
-                summary.share[seat] += Fraction(1, len(winners))
 
     try:
         totals = bots_play_games(config, seeds, registry, makers(choices, registry), on_game=count)
@@ -225,6 +221,10 @@ def play_games(
     summary.decisions = totals.decisions
     summary.wins = totals.wins
     summary.shared = totals.shared
+    summary.share = [
+        wins + Fraction(parts, SHARE_PARTS)
+        for wins, parts in zip(totals.wins, totals.share_parts, strict=True)
+    ]
     summary.score_total = totals.scores
     return summary
 

@@ -33,14 +33,23 @@ def bot_seed(game_seed: int, seat: int) -> int:
     return game_seed * 8 + seat
 
 
+#: A multiple of every number of families that can share a win (2 to 5): the shares
+#: of shared wins are counted in these parts, whole numbers that add up exactly.
+SHARE_PARTS = 60
+
+
 class Totals:
-    """What a run of games adds up to, by seat: outright wins, shared wins, scores."""
+    """What a run of games adds up to, by seat: outright wins, shared wins, scores, and
+    ``share_parts``: each shared win's share (1/k of a win shared by k families) in
+    :data:`SHARE_PARTS` parts, so that win % (RULINGS G6) is exact whatever the order
+    the totals are added in."""
 
     def __init__(self, seats: int) -> None:
         self.games = 0
         self.decisions = 0
         self.wins = [0] * seats
         self.shared = [0] * seats
+        self.share_parts = [0] * seats
         self.scores = [0] * seats
 
     def add(self, game: Game, decisions: int) -> None:
@@ -54,6 +63,7 @@ class Totals:
                     self.wins[seat] += 1
                 else:
                     self.shared[seat] += 1
+                    self.share_parts[seat] += SHARE_PARTS // len(winners)
 
 
 def play_games(
