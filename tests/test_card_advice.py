@@ -137,7 +137,8 @@ def test_advice_given_for_a_built_in_card_replaces_its_own() -> None:
             {"card": "red.heir", "up": True},
             {"card": "blue.soldier", "up": True},
             {"card": "green.heir", "up": True},
-        ]
+        ],
+        influence={"red": 2, "blue": 1, "green": 1},
     )
     asked(game, "target", "blue")
     seen = game.observe("blue")

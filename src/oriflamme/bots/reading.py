@@ -80,15 +80,16 @@ class Reading:
         self.expected: dict[str, float] = {}
         # The dangers of the queue as it is (see moves.balance), once asked.
         self._balance: float | None = None
-        # Whom hurting helps most: the opponent closest to the lead (or ahead of us): the
-        # first of the richest, as max() finds it.
+        # Whom hurting helps most: the opponent closest to the lead (or ahead of us). Of
+        # the richest, the first to play after us: a rule every seat reads alike (the
+        # first in seat order would make the first seat everyone's target on a tie).
         leader = me
         most = 0
-        for family in families:
-            if family != me:
-                held = influence[family]
-                if leader == me or held > most:
-                    leader, most = family, held
+        seat = families.index(me)
+        for family in families[seat + 1 :] + families[:seat]:
+            held = influence[family]
+            if leader == me or held > most:
+                leader, most = family, held
         self.leader = leader
 
     # Who and what.
