@@ -22,6 +22,7 @@ from playwright.sync_api import (
     Response,
     ViewportSize,
     WebSocket,
+    sync_playwright,
 )
 
 from .conftest import ROOT
@@ -84,6 +85,21 @@ def _fail_or_skip(reason: str) -> None:
         "or set ORIFLAMME_SKIP_BROWSER=1 to skip the browser tests.",
         pytrace=False,
     )
+
+
+@contextlib.contextmanager
+def launched_chromium() -> Iterator[Browser]:
+    """Chromium, headless, launched for a module's tests (failing, or skipping with
+    ORIFLAMME_SKIP_BROWSER=1, when it is missing); screenshots go to :data:`ARTIFACTS`."""
+    if not os.access(CHROMIUM, os.X_OK):
+        _fail_or_skip(f"the browser tests need Chromium at {CHROMIUM}, which is missing")
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
 
 
 def shoot(page: Page, name: str) -> None:

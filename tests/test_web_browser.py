@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import time
 from collections.abc import Iterator
@@ -33,12 +32,10 @@ from urllib.parse import urlsplit
 
 import oriflamme_house_rules
 import pytest
-from playwright.sync_api import Browser, Locator, Page, Route, sync_playwright
+from playwright.sync_api import Browser, Locator, Page, Route
 
 from .browser_support import (
-    ARGS,
     ARTIFACTS,
-    CHROMIUM,
     DESKTOP,
     EVERY,
     FAMILIES,
@@ -54,12 +51,12 @@ from .browser_support import (
     Public,
     Table,
     Watched,
-    _fail_or_skip,
     api,
     card_objects,
     click_an_answer,
     create_game,
     fits,
+    launched_chromium,
     open_page,
     reload_mid_game,
     secrets_shown,
@@ -77,16 +74,9 @@ pytestmark = pytest.mark.browser
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
     """Chromium, headless, launched once for the module."""
-    if not os.access(CHROMIUM, os.X_OK):
-        _fail_or_skip(f"the browser tests need Chromium at {CHROMIUM}, which is missing")
     print(f"browser tests: seed {SEED} (ORIFLAMME_BROWSER_SEED), screenshots in {ARTIFACTS}")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import random
 import re
 import time
@@ -26,19 +25,17 @@ from typing import Any
 
 import oriflamme_house_rules
 import pytest
-from playwright.sync_api import Browser, Page, Route, ViewportSize, WebSocketRoute, sync_playwright
+from playwright.sync_api import Browser, Page, Route, ViewportSize, WebSocketRoute
 
 from .browser_support import (
-    ARGS,
     ARTIFACTS,
-    CHROMIUM,
     PHONE,
     SEED,
     WAIT_MS,
     Watched,
-    _fail_or_skip,
     api,
     create_game,
+    launched_chromium,
     open_page,
 )
 from .web_server import post, server_thread
@@ -60,15 +57,8 @@ FAMILIES = ["red", "blue", "green"]
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    if not os.access(CHROMIUM, os.X_OK):
-        _fail_or_skip(f"the browser tests need Chromium at {CHROMIUM}, which is missing")
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with launched_chromium() as browser:
+        yield browser
 
 
 @pytest.fixture(scope="module")

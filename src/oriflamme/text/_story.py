@@ -286,8 +286,8 @@ class Story:
             card == self._turn
             and definition is not None
             and definition.discard_after_use
-            # A card that discards itself first and then acts (a Plot) goes on with
-            # its turn: an ability applies next, or it is asking its question.
+            # A card that discards itself first and then acts (a Plot, RULINGS A-Plot)
+            # goes on with its turn: an ability applies next, or it asks its question.
             and not isinstance(following, Applied)
             and not (following is None and self._seen is not None and self._seen.acting == card)
         ):
