@@ -175,6 +175,33 @@ def test_legal_actions_are_the_engines_options(number: int) -> None:
                 assert state.legal_actions(other) == []
 
 
+def test_action_strings_word_the_action_and_read_back_as_it() -> None:
+    seed = 4150
+    print(f"seed {seed}")
+    game = pyspiel.load_game("python_oriflamme", {"families": 5, "sets": "base+ablaze"})
+    space = game.rules.space
+    read_back = 0
+    for state in walk(game, seed):
+        if state.is_terminal():
+            break
+        player = state.current_player()
+        seen = state.observation_of(player)
+        for action in state.legal_actions():
+            text = state.action_to_string(player, action)
+            assert text == space.describe(action)
+            assert state.string_to_action(player, text) == action
+            read_back += 1
+            # Positions from 1, as the views number the queue; cards by their names.
+            answer = space.decode(seen, action)
+            if text.startswith("target position "):
+                assert text == f"target position {answer + 1}"
+            if text.startswith("place ") and not text.startswith("place the Twin"):
+                definitions = state.game.rules.definitions
+                assert text.startswith(f"place {definitions[seen.key(answer.card)].name} ")
+    print(f"{read_back} legal actions read back from their strings")
+    assert read_back > 100
+
+
 @pytest.mark.parametrize("reward", ["outcome", "score"])
 def test_returns_are_those_of_returns_py(reward: str) -> None:
     game = pyspiel.load_game("python_oriflamme", {"reward": reward, "families": 4})

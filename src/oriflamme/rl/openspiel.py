@@ -27,7 +27,7 @@ for every deal; the legal ones are the engine's options. **Observations**: see
 **What is safe to show a player.** ``history()`` (the deal's outcomes, then every
 action's id), ``action_to_string`` and ``serialize`` (with
 ``pyspiel.serialize_game_and_state``) are the *referee's* view: an action id and its
-text name the card type of every placement (``place archer at the first end``), face
+text name the card type of every placement (``place Archer at the first end``), face
 down or not, and the deal's outcomes make the seed that deals every hand, as in
 OpenSpiel's own games of imperfect information. Show them to no player during a game.
 What is safe to show one: its observation and information-state strings and tensors
@@ -150,7 +150,7 @@ class Rules:
                 if name not in installed:
                     self.registry.register(plugin, name)
         pool = card_pool(self.config, self.registry)
-        self.space = ActionSpace(pool)
+        self.space = ActionSpace(pool, registry=self.registry)
         self.encoding = Encoding(pool)
         self.seat = {family: seat for seat, family in enumerate(self.families)}
         Game.new(self.config, registry=self.registry, record=False)  # refuse a bad one now
