@@ -150,12 +150,13 @@ list, or how each game draws one), ``variants``, ``bots`` (per seat), ``seeds`` 
 and last), ``where`` (processes, or the Ray cluster and its CPUs), ``seconds`` (playing
 time), ``decisions``, ``shared_games`` (games whose win was shared).
 
-Plots (PNG; cards ordered by win rate when placed, highest at the top):
+Plots (PNG; cards ordered by win rate when placed, highest at the top; beside each bar,
+its figure and its count, ``n=``, the copies or games it counts):
 
 - ``win_rates.png``: per card, the win rate when placed, revealed and kept back, with
   their intervals and a dashed line at the fair share (1 / families);
-- ``ability_influence.png``: per card, ability gain per copy placed (with its interval)
-  beside the token gain per copy placed;
+- ``ability_influence.png``: per card, ability gain per copy placed beside the token gain
+  per copy placed, each with its interval;
 - ``eliminated.png``: per card, the share of copies placed that were eliminated (with
   its interval), the part eliminated face down darker;
 - ``seats.png``: win rate by seat and by round 1's turn order, with intervals and the
