@@ -80,9 +80,10 @@ def check(figure: Any, path: Path, bars: dict[int, int]) -> None:
         if axes.title.get_text():
             top = axes.title.get_window_extent(renderer)
             assert top.y0 >= plot.y1 - SLACK, f"{path.name}: panel {number}'s title on its frame"
-        # A bar's figure lies within its panel's frame, not across it.
+        # A bar's figure (its count, or a rating) lies within its panel's frame, not
+        # across it.
         labels = [text for text in axes.texts if "n=" in text.get_text()]
-        for label in labels:
+        for label in axes.texts:
             box = label.get_window_extent(renderer)
             assert box.y1 < plot.y1, f"{path.name}: {label.get_text()!r} on the frame's top"
             assert box.x1 < plot.x1, f"{path.name}: {label.get_text()!r} on the frame's side"
