@@ -77,11 +77,15 @@ class OriflammeObserver:
         seen = state.observation_of(player)
         if seen is None:
             return
-        self.dict["observation"][:] = self.encoding.encode(seen)
+        # Only the slots that are not 0, written at once into the zeroed tensor.
+        found = self.encoding.nonzero(seen)
+        slots = np.fromiter(found.keys(), np.intp, len(found))
+        self.dict["observation"][slots] = np.fromiter(found.values(), np.float32, len(found))
         if self.perfect_recall:
-            counts = self.dict["own_actions"]
-            for action in state.own_actions(player):
-                counts[action] += 1.0
+            actions = state.own_actions(player)
+            if actions:
+                counts = self.dict["own_actions"]
+                counts[:] = np.bincount(np.asarray(actions, np.intp), minlength=counts.size)
 
     def string_from(self, state: Observable, player: int) -> str:
         seen = state.observation_of(player)
