@@ -238,6 +238,11 @@ def test_the_openspiel_observers_tensors_are_the_vector_and_the_action_counts() 
         actions = [rng.randrange(30) for _ in range(rng.randrange(8))]
         table = Table(game, actions)
         expected = reference(encoding, seen)
+        assert encoding.array(seen).tolist() == expected
+        # An array given is zeroed first: nothing of what it held stays.
+        held = np.full(encoding.size, 7.0, np.float32)
+        assert encoding.array(seen, held) is held
+        assert held.tolist() == expected
         plain.set_from(table, player)
         assert plain.tensor.tolist() == expected
         recall.set_from(table, player)

@@ -31,17 +31,26 @@ queue[i]   40 * (K + 18)         position ``i`` (resolution order): occupied; it
                                  the question is about
 =========  ====================  ===================================================
 
-Numbers are counts (Influence, tokens, sizes) or 0/1 flags, never negative.
+Numbers are counts (Influence, tokens, sizes) or 0/1 flags, never negative. Most are
+0 (a game's few dozen cards in a thousand slots and more): :meth:`Encoding.nonzero`
+gives the others by index, made from what the observation holds, and
+:meth:`Encoding.array` writes them into a zeroed NumPy array, the tensor learning
+libraries read; :meth:`Encoding.encode` is the same vector as a list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from oriflamme import PHASES, CardId, Observation
 from oriflamme.limits import MAX_FAMILIES
 
 from .actions import POSITIONS
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: Seats a vector has room for (the most families a game may have).
 SEATS = MAX_FAMILIES
@@ -88,6 +97,26 @@ class Encoding:
         out = [0.0] * self.size
         for slot, value in self.nonzero(seen).items():
             out[slot] = value
+        return out
+
+    def array(
+        self, seen: Observation, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The vector of ``seen`` as a NumPy array of ``float32`` (NumPy comes with the
+        ``rl`` extra; the rest of this module needs none): ``out``, zeroed then filled,
+        or a new one. Only the slots of :meth:`nonzero` are written."""
+        try:
+            import numpy as np  # noqa: PLC0415 - the rl extra's: only a caller of this needs it
+        except ImportError as exc:
+            raise ImportError("Encoding.array needs NumPy: pip install 'oriflamme[rl]'") from exc
+
+        found = self.nonzero(seen)
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0.0)
+        slots = np.fromiter(found.keys(), np.intp, len(found))
+        out[slots] = np.fromiter(found.values(), np.float32, len(found))
         return out
 
     def nonzero(self, seen: Observation) -> dict[int, float]:

@@ -77,10 +77,7 @@ class OriflammeObserver:
         seen = state.observation_of(player)
         if seen is None:
             return
-        # Only the slots that are not 0, written at once into the zeroed tensor.
-        found = self.encoding.nonzero(seen)
-        slots = np.fromiter(found.keys(), np.intp, len(found))
-        self.dict["observation"][slots] = np.fromiter(found.values(), np.float32, len(found))
+        self.encoding.array(seen, self.dict["observation"])
         if self.perfect_recall:
             actions = state.own_actions(player)
             if actions:
