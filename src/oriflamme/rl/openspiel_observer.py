@@ -77,11 +77,12 @@ class OriflammeObserver:
         seen = state.observation_of(player)
         if seen is None:
             return
-        self.dict["observation"][:] = self.encoding.encode(seen)
+        self.encoding.array(seen, self.dict["observation"])
         if self.perfect_recall:
-            counts = self.dict["own_actions"]
-            for action in state.own_actions(player):
-                counts[action] += 1.0
+            actions = state.own_actions(player)
+            if actions:
+                counts = self.dict["own_actions"]
+                counts[:] = np.bincount(np.asarray(actions, np.intp), minlength=counts.size)
 
     def string_from(self, state: Observable, player: int) -> str:
         seen = state.observation_of(player)
