@@ -161,7 +161,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         mask = np.zeros(self.actions.size, dtype=np.int8)
         mask[self.actions.legal(seen)] = 1
         return {
-            "observation": np.asarray(self.encoding.encode(seen), dtype=np.float32),
+            "observation": self.encoding.array(seen),
             "action_mask": mask,
         }
 
