@@ -105,6 +105,19 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
     assert run.stdout.strip().endswith("passed, 0 failed")
     game = run_installed(installed, "-m", "oriflamme", "simulate", "--games", "3", "--no-plugins")
     assert game.returncode == 0, game.stderr
+    # The learned bot's weights are package data: it plays from the installed copy.
+    learned = run_installed(
+        installed,
+        "-m",
+        "oriflamme",
+        "simulate",
+        "--games",
+        "2",
+        "--bots",
+        "learned",
+        "--no-plugins",
+    )
+    assert learned.returncode == 0, learned.stderr
 
 
 def test_the_core_needs_three_packages_and_the_rest_are_extras(installed: Path) -> None:
