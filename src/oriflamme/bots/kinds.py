@@ -80,8 +80,7 @@ BUILTIN: tuple[BotKind, ...] = (
     ),
     BotKind(
         "learned",
-        "plays by the heuristic bot's scores, corrected by weights learned in games "
-        "against it",
+        "plays by the heuristic bot's scores, corrected by weights learned in games against it",
         _learned,
     ),
     BotKind(
