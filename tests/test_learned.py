@@ -6,6 +6,7 @@ import random
 import subprocess
 import sys
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -174,3 +175,25 @@ def test_it_plays_without_numpy() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert int(done.stdout.split()[0]) > 10
+
+
+def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from oriflamme.rl import train_policy  # noqa: PLC0415 - needs numpy
+
+    made = []
+    for run in ("a", "b"):
+        out = tmp_path / f"{run}.bin"
+        curve = tmp_path / f"{run}.csv"
+        flags = ["--seed", "3", "--games", "40", "--batch", "20", "--every", "20"]
+        flags += ["--eval-games", "6", "--out", str(out), "--curve", str(curve)]
+        assert train_policy.main(flags) == 0
+        made.append(out.read_bytes())
+        rows = curve.read_text().splitlines()
+        assert rows[0].startswith("games_trained,eval_games,wins,win_rate,low,high")
+        assert [row.split(",")[0] for row in rows[1:]] == ["0", "20", "40"]
+    assert made[0] == made[1]
+    trained = Weights.load(made[0])
+    assert trained.about["games"] == 40
+    # Two steps of policy gradient moved the weights from where they started.
+    assert trained.values != plain(Registry(entry_points=False)).values

@@ -200,6 +200,8 @@ def train(args: argparse.Namespace) -> int:
             f"heuristic weight {policy.weights[0]:.2f}\n"
         )
         write_curve(args.curve, rows)
+        if args.plot:  # at every measure: a run stopped early still has its plot
+            plot(args.plot, rows)
 
     measure(0)
     done = 0
@@ -229,8 +231,6 @@ def train(args: argparse.Namespace) -> int:
             measure(done)
             save(args.out, policy, args, done)
     sys.stderr.write("\n")
-    if args.plot:
-        plot(args.plot, rows)
     print(f"trained on {done} games in {time.perf_counter() - start:.0f} s; weights in {args.out}")
     return 0
 
