@@ -158,6 +158,7 @@ class Wrong:
         (["echo"], "register_bot_kinds must return BotKind objects, not 'echo'"),
         ([BotKind("Echo", "x", echo)], "a bot kind's name must be lowercase snake_case"),
         ([BotKind("ismcts", "x", echo)], "bot kind 'ismcts' is built in"),
+        ([BotKind("learned", "x", echo)], "bot kind 'learned' is built in"),
         ([BotKind("echo", None, echo)], "'help' must be a string, not null"),  # type: ignore[arg-type]
         ([BotKind("echo", "x", "echo")], "'make' must be callable"),  # type: ignore[arg-type]
         ([ECHO, ECHO], "register_bot_kinds: bot kind 'echo' is given twice"),
