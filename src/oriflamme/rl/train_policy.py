@@ -2,8 +2,8 @@
 
 ::
 
-    python -m oriflamme.rl.train_policy --seed 1 --games 60000 --out learned.bin \\
-        --curve docs/learning.csv --plot docs/learning.png
+    python -m oriflamme.rl.train_policy --seed 1 --games 400000 --out learned.bin \\
+        --curve learned-training.csv --plot learned-training.png
 
 The policy starts as the heuristic bot (its score's weight high, every feature's 0)
 and plays 3-family base games against two heuristic bots, in every seat in turn,
@@ -286,11 +286,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         prog="python -m oriflamme.rl.train_policy", description=__doc__.split("\n")[0]
     )
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=60_000, help="training games")
-    parser.add_argument("--batch", type=int, default=200, help="games per gradient step")
+    parser.add_argument("--games", type=int, default=400_000, help="training games")
+    parser.add_argument("--batch", type=int, default=500, help="games per gradient step")
     parser.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
-    parser.add_argument("--every", type=int, default=5_000, help="training games between measures")
-    parser.add_argument("--eval-games", type=int, default=600, help="held-out games per measure")
+    parser.add_argument("--every", type=int, default=20_000, help="training games between measures")
+    parser.add_argument("--eval-games", type=int, default=3_000, help="held-out games per measure")
     parser.add_argument("--out", default="learned.bin", help="the weights file to write")
     parser.add_argument("--curve", default="learning.csv", help="the learning curve's CSV")
     parser.add_argument("--plot", default="", help="the learning curve's PNG (needs matplotlib)")
