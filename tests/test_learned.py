@@ -126,17 +126,25 @@ def test_logits_weigh_the_heuristic_gap_and_the_features() -> None:
     assert found == [0.5 + 1.0, 2.0 * -0.5 - 3.0, 2.0 * -5.0]
 
 
-def test_it_reads_an_option_for_every_option(registry: Registry) -> None:
+@pytest.mark.parametrize("seed", [12, 13])
+def test_it_reads_an_option_for_every_option_and_sums_them_sooner_alike(
+    registry: Registry, seed: int
+) -> None:
+    print(f"seed={seed}")
+    weights = shipped().values
     features = Features(shipped().layout, HeuristicBot(0))
-    config = GameConfig(families=COLOURS[:4], sets=("base", "ablaze"), seed=12)
-    rng = random.Random(12)
-    game = Game.new(config, registry=registry, record=False, seed=12, rng=rng)
+    config = GameConfig(families=COLOURS[: seed - 9], sets=("base", "ablaze"), seed=seed)
+    rng = random.Random(seed)
+    game = Game.new(config, registry=registry, record=False, seed=seed, rng=rng)
     size = shipped().layout.size
     decision = game.decision
     while decision is not None:
-        scores, found = features.read(game.observe(decision.family))
+        seen = game.observe(decision.family)
+        scores, found = features.read(seen)
         assert len(scores) == len(found) == len(decision.options)
         assert all(0 <= number < size for numbers in found for number in numbers)
+        # The shortcut the bot plays by gives the reference's numbers.
+        assert features.logits(seen, weights) == pytest.approx(logits(weights, scores, found))
         game.answer_option(int(rng.random() * len(decision.options)))
         decision = game.decision
 

@@ -146,9 +146,8 @@ class Features:
         self.layout = layout
         self.heuristic = heuristic
 
-    def read(self, observation: Observation) -> tuple[list[float], list[list[int]]]:
-        """Each option's heuristic score and feature numbers, in the options' order."""
-        decision = pending(observation)
+    def reading(self, observation: Observation) -> Reading:
+        """The table as the heuristic bot reads it."""
         heuristic = self.heuristic
         table = Reading(observation, heuristic.advice)
         # The heuristic bot's odds of unseen cards, kept from reading to reading.
@@ -156,6 +155,52 @@ class Features:
         if pools is None:
             pools = heuristic._known_pools = {}
         table._known_pools = pools
+        return table
+
+    def logits(self, observation: Observation, weights: Sequence[float]) -> list[float]:
+        """What :func:`logits` makes of :meth:`read`, the same numbers (a test checks
+        it), sooner: a placement's logits are summed card by card and spot by spot, not
+        option by option (a placement is most of a game's options)."""
+        decision = pending(observation)
+        options = decision.options
+        if decision.kind != "place" or not isinstance(options, Placements):
+            return logits(weights, *self.read(observation))
+        table = self.reading(observation)
+        heuristic = self.heuristic
+        layout = self.layout
+        rounds = min(max(table.round, 1), ROUNDS) - 1
+        spots = [heuristic.spot(table, at) for at in options.ats]
+        flags = [spot_flags(s, at) for s, at in zip(spots, options.ats, strict=True)]
+        scores: list[float] = []
+        learned: list[float] = []
+        for card in options.cards:
+            key = table.seen.key(card) or ""
+            now = heuristic.priority(table, key)
+            type_at = layout.type_of(key)
+            by_round = weights[layout.place_round + type_at * ROUNDS + rounds]
+            by_spot = layout.place_spot + type_at * len(SPOT_FLAGS)
+            for place, spot_features in zip(spots, flags, strict=True):
+                scores.append(now + heuristic.fit(table, key, place))
+                value = by_round
+                for f in spot_features:
+                    value += weights[by_spot + f]
+                learned.append(value)
+        top = max(scores)
+        below = weights[0]
+        best = weights[1]
+        found = []
+        for score, value in zip(scores, learned, strict=True):
+            gap = score - top
+            logit = below * (gap if gap > FLOOR else FLOOR)
+            if gap >= -1e-9:
+                logit += best
+            found.append(logit + value)
+        return found
+
+    def read(self, observation: Observation) -> tuple[list[float], list[list[int]]]:
+        """Each option's heuristic score and feature numbers, in the options' order."""
+        decision = pending(observation)
+        table = self.reading(observation)
         kind = decision.kind
         options = decision.options
         rounds = min(max(table.round, 1), ROUNDS) - 1
@@ -342,8 +387,7 @@ class LearnedBot:
 
     def scores(self, observation: Observation) -> list[float]:
         """A logit for each option of the pending decision: the bot plays the highest."""
-        scores, features = self.features.read(observation)
-        return logits(self._values, scores, features)
+        return self.features.logits(observation, self._values)
 
     def choose(self, observation: Observation) -> Answer:
         options = pending(observation).options
