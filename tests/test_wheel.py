@@ -50,6 +50,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "oriflamme/cards/base.yaml" in names
     assert "oriflamme/py.typed" in names
+    assert "oriflamme/bots/learned.bin" in names  # the learned bot's weights
     static = ROOT / "src" / "oriflamme" / "web" / "static"
     pages = sorted(path.name for path in static.iterdir())
     assert {"lobby.html", "game.html", "table.html", "game.js", "style.css"} <= set(pages)
@@ -169,6 +170,7 @@ def test_the_hot_modules_are_compiled() -> None:
     import oriflamme.bots  # noqa: PLC0415 - the modules under test
     import oriflamme.bots.heuristic  # noqa: PLC0415
     import oriflamme.bots.ismcts  # noqa: PLC0415
+    import oriflamme.bots.learned  # noqa: PLC0415
     import oriflamme.bots.play  # noqa: PLC0415
     import oriflamme.bots.random  # noqa: PLC0415
     import oriflamme.core._engine  # noqa: PLC0415
@@ -181,6 +183,7 @@ def test_the_hot_modules_are_compiled() -> None:
         oriflamme.core._observation,
         oriflamme.bots.heuristic,
         oriflamme.bots.ismcts,
+        oriflamme.bots.learned,
         oriflamme.bots.play,
         oriflamme.bots.random,
         oriflamme.expansions.ablaze.plot,
