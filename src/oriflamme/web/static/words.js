@@ -241,6 +241,7 @@ const en = {
   "value.false": "off",
   "bot.random": "random",
   "bot.heuristic": "heuristic",
+  "bot.learned": "learned",
   "bot.ismcts": "searching (ISMCTS)",
   // What is installed.
   "installed.builtIn": "built in",
@@ -478,6 +479,7 @@ const fr = {
   "value.false": "non",
   "bot.random": "au hasard",
   "bot.heuristic": "heuristique",
+  "bot.learned": "appris",
   "bot.ismcts": "recherche (ISMCTS)",
   "installed.builtIn": "intégré",
   "installed.server": "ajouté par ce serveur",
@@ -713,6 +715,7 @@ const pl = {
   "value.false": "nie",
   "bot.random": "losowy",
   "bot.heuristic": "heurystyczny",
+  "bot.learned": "wyuczony",
   "bot.ismcts": "szukający (ISMCTS)",
   "installed.builtIn": "wbudowana",
   "installed.server": "dodana przez ten serwer",
