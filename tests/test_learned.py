@@ -185,15 +185,18 @@ def test_it_plays_without_numpy() -> None:
     assert int(done.stdout.split()[0]) > 10
 
 
-def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
+@pytest.mark.parametrize("opponents", ["heuristic", "self"])
+def test_training_is_reproducible_from_its_seed(tmp_path: Path, opponents: str) -> None:
     pytest.importorskip("numpy")
     from oriflamme.rl import train_policy  # noqa: PLC0415 - needs numpy
 
+    print(f"seed 3, opponents {opponents}")
     made = []
     for run in ("a", "b"):
         out = tmp_path / f"{run}.bin"
         curve = tmp_path / f"{run}.csv"
         flags = ["--seed", "3", "--games", "40", "--batch", "20", "--every", "20"]
+        flags += ["--opponents", opponents]
         flags += ["--eval-games", "6", "--out", str(out), "--curve", str(curve)]
         assert train_policy.main(flags) == 0
         made.append(out.read_bytes())
@@ -203,5 +206,6 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path) -> None:
     assert made[0] == made[1]
     trained = Weights.load(made[0])
     assert trained.about["games"] == 40
+    assert trained.about["opponents"] == train_policy.OPPONENTS[opponents]
     # Two steps of policy gradient moved the weights from where they started.
     assert trained.values != plain(Registry(entry_points=False)).values

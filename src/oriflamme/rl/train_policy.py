@@ -6,8 +6,9 @@
         --curve learned-training.csv --plot learned-training.png
 
 The policy starts as the heuristic bot (its score's weight high, every feature's 0)
-and plays 3-family base games against two heuristic bots, in every seat in turn,
-sampling its answers from the softmax of its logits. After every batch of games,
+and plays 3-family base games against two heuristic bots, in every seat in turn
+(``--opponents self``: against itself, every seat learning), sampling its answers from
+the softmax of its logits. After every batch of games,
 REINFORCE: each of its answers' log-probability gradient (the chosen option's features
 less their expectation under the policy) times the game's result (1 for a win, a share
 of one for a shared win, RULINGS G6) less a running baseline, averaged over the
@@ -39,6 +40,11 @@ from oriflamme.bots.learned import Features, Layout, Weights, logits
 #: Where the heuristic score's weight starts: sampling the softmax then plays about as
 #: the heuristic bot does while still trying its near-best options.
 START = 8.0
+#: Whom the policy trains against, as the weights file records it.
+OPPONENTS = {
+    "heuristic": "2 x heuristic, 3-family base games",
+    "self": "itself in every seat (self-play), 3-family base games",
+}
 #: Held-out games' seeds start here (training games' seeds come from --seed).
 HELD_OUT = 10**9
 
@@ -79,23 +85,26 @@ def play_game(
     seat: int,
     *,
     greedy: bool,
-) -> tuple[float, list[dict[int, float]]]:
-    """One game, the policy in ``seat`` and heuristic bots elsewhere: its result, and
-    for a sampling policy the log-probability gradient of each of its answers."""
+    self_play: bool = False,
+) -> list[tuple[float, list[dict[int, float]]]]:
+    """One game, the policy in ``seat`` and heuristic bots elsewhere (``self_play``:
+    the policy in every seat): for each seat the policy plays, its result and, for a
+    sampling policy, the log-probability gradient of each of its answers."""
     config = GameConfig(families=COLOURS[:3], sets=("base",), seed=seed)
     rng = random.Random(seed)
     game = Game.new(config, registry=registry, record=False, seed=seed, rng=rng)
     me = game.families[seat]
-    others = {family: HeuristicBot(rng) for family in game.families if family != me}
+    learners = set(game.families) if self_play else {me}
+    others = {family: HeuristicBot(rng) for family in game.families if family not in learners}
     features = Features(policy.layout, HeuristicBot(rng))
     draw = rng.random
-    grads: list[dict[int, float]] = []
+    grads: dict[str, list[dict[int, float]]] = {family: [] for family in learners}
     values = policy.values
     decision = game.decision
     while decision is not None:
         family = decision.family
         seen: Observation = game.observe(family)
-        if family != me:
+        if family not in learners:
             game.answer(others[family].choose(seen))
         elif len(decision.options) == 1:
             game.answer_option(0)
@@ -116,10 +125,10 @@ def play_game(
                     if pick < 0:
                         chosen = i
                         break
-                grads.append(gradient(scores, found, weights, total, chosen))
+                grads[family].append(gradient(scores, found, weights, total, chosen))
                 game.answer_option(chosen)
         decision = game.decision
-    return result(game, me), grads
+    return [(result(game, family), grads[family]) for family in sorted(learners)]
 
 
 def gradient(
@@ -152,7 +161,7 @@ def evaluate(policy: Policy, registry: Registry, games: int) -> float:
     """The greedy policy's win share against two heuristic bots on the held-out games."""
     won = 0.0
     for number in range(games):
-        won += play_game(policy, registry, HELD_OUT + number, number % 3, greedy=True)[0]
+        won += play_game(policy, registry, HELD_OUT + number, number % 3, greedy=True)[0][0]
     return won
 
 
@@ -210,12 +219,15 @@ def train(args: argparse.Namespace) -> int:
         total = np.zeros(layout.size)
         for _ in range(batch):
             seed = rng.getrandbits(62)
-            won, grads = play_game(policy, registry, seed, done % 3, greedy=False)
-            advantage = won - baseline
-            baseline += 0.01 * (won - baseline)
-            for grad in grads:
-                for number, value in grad.items():
-                    total[number] += advantage * value
+            played = play_game(
+                policy, registry, seed, done % 3, greedy=False, self_play=args.opponents == "self"
+            )
+            for won, grads in played:
+                advantage = won - baseline
+                baseline += 0.01 * (won - baseline)
+                for grad in grads:
+                    for number, value in grad.items():
+                        total[number] += advantage * value
             done += 1
         # Adam, ascending the expected result.
         step = total / batch
@@ -242,7 +254,7 @@ def save(path: str, policy: Policy, args: argparse.Namespace, done: int) -> None
         "games": done,
         "batch": args.batch,
         "rate": args.rate,
-        "opponents": "2 x heuristic, 3-family base games",
+        "opponents": OPPONENTS[args.opponents],
     }
     Path(path).write_bytes(Weights(policy.layout, policy.weights.tolist(), about).dump())
 
@@ -291,6 +303,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
     parser.add_argument("--every", type=int, default=20_000, help="training games between measures")
     parser.add_argument("--eval-games", type=int, default=3_000, help="held-out games per measure")
+    parser.add_argument(
+        "--opponents",
+        choices=sorted(OPPONENTS),
+        default="heuristic",
+        help="train against two heuristic bots, or self-play: the policy in every seat, "
+        "each seat's answers learning from its own result (measured against heuristic "
+        "bots either way)",
+    )
     parser.add_argument("--out", default="learned.bin", help="the weights file to write")
     parser.add_argument("--curve", default="learning.csv", help="the learning curve's CSV")
     parser.add_argument("--plot", default="", help="the learning curve's PNG (needs matplotlib)")
