@@ -76,7 +76,21 @@ def test_installed_lists_the_plugins_sets_variants_and_bots(url: str) -> None:
     assert variants["bounty"]["plugin"] == "house_rules"
     assert variants["bounty"]["help"]
     assert {"random", "heuristic", "ismcts"} <= set(found["bots"])
+    # The levels first, weakest first, each with the bot it is and what it is.
+    assert [level["name"] for level in found["levels"]] == ["beginner", "easy", "medium", "hard"]
+    assert all(level["bot"] and level["help"] for level in found["levels"])
+    assert found["default_bot"] == "medium"
     assert "house_rules" in {p["name"] for p in found["plugins"]}
+
+
+def test_a_seat_is_given_a_bot_level(url: str) -> None:
+    made = create(url, bots={"blue": "medium", "green": "hard"})
+    assert set(made["seats"]) == {"red"}
+    seen = view(url, made["id"], made["seats"]["red"])
+    assert seen["seats"] == {"red": "person", "blue": "medium", "green": "hard"}
+    status, found = post(f"{url}/api/games", {"families": 3, "bots": {"blue": "hard:x=1"}})
+    assert status == 400
+    assert "bots.blue: bot level 'hard' takes no settings" in found["error"]
 
 
 def test_creating_a_game_gives_one_token_per_person_and_a_spectator_link(url: str) -> None:

@@ -23,6 +23,9 @@ import pytest
 
 import oriflamme.text
 from oriflamme import COLOURS, ConfigError, Game, GameConfig, Observation, Registry
+from oriflamme.bots import parse_bot
+from oriflamme.bots.levels import LEVELS, levels
+from oriflamme.web.installed import installed
 from oriflamme.web.limits import Limits
 from oriflamme.web.players import check_bot, make_bot
 from oriflamme.web.thinking import (
@@ -472,6 +475,36 @@ def test_a_bot_within_the_caps_is_kept(everyone: Registry) -> None:
     # A plugin's kind whose default count is over the cap: the cap is written in.
     assert check_bot("budgeted", "blue", everyone) == f"budgeted:iterations={CAP}"
     assert check_bot("budgeted:iterations=10", "blue", everyone) == "budgeted:iterations=10"
+
+
+def test_every_level_is_within_a_server_s_default_caps(everyone: Registry) -> None:
+    # A level is kept by its name, the same bot as its choice, which the caps allow.
+    for level in LEVELS:
+        assert check_bot(level.name, "blue", everyone) == level.name
+        assert check_bot(level.choice, "blue", everyone) == level.choice
+    offered = installed(everyone)
+    assert [level["name"] for level in offered["levels"]] == [level.name for level in LEVELS]
+    assert offered["default_bot"] == "medium"
+
+
+def test_a_server_with_lower_caps_offers_the_levels_within_them(everyone: Registry) -> None:
+    searched = {
+        level.name: int(parse_bot(level.choice).settings["iterations"])
+        for level in LEVELS
+        if "iterations" in parse_bot(level.choice).settings
+    }
+    strongest = max(searched, key=lambda name: searched[name])
+    cap = searched[strongest] - 1
+    lower = Limits(bot_iterations=cap)
+    with pytest.raises(ConfigError) as refused:
+        check_bot(strongest, "blue", everyone, limits=lower)
+    assert str(refused.value).startswith(
+        f"bots.blue: level {strongest} is {levels()[strongest].choice}: ismcts "
+        f"iterations at most {cap} on this server"
+    )
+    offered = [level["name"] for level in installed(everyone, lower)["levels"]]
+    assert offered == [level.name for level in LEVELS if searched.get(level.name, 0) <= cap]
+    assert strongest not in offered
 
 
 def test_a_server_sets_its_own_caps(everyone: Registry) -> None:

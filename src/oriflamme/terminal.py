@@ -484,6 +484,7 @@ def play_command(
         if load is not None
         else said("new_game", setup=setup, seed=seed),
         said("bots", bots=bots_named),
+        *_levels_said(choices, language),
     ]
     if save is not None:
         lines.append(said("saving", save=save))
@@ -501,10 +502,27 @@ def play_command(
 
 
 def _bot_named(choice: BotChoice, language: str) -> str:
-    """``choice`` in ``language``: its kind translated, its settings as typed."""
+    """``choice`` in ``language``: its level, or its kind translated and its settings as
+    typed."""
+    if choice.level is not None:
+        return bot_text(choice.level, "", plugin=False, language=language)
     kind = choice.kind
-    settings = choice.text[len(kind.name) :]
+    settings = choice.written[len(kind.name) :]
     return bot_text(kind.name, settings, plugin=bool(kind.plugin), language=language)
+
+
+def _levels_said(choices: Iterable[BotChoice], language: str) -> list[str]:
+    """What each level among ``choices`` is, a line each, in ``language``."""
+    named = dict.fromkeys(choice.level for choice in choices if choice.level is not None)
+    return [
+        terminal_text(
+            language,
+            "level",
+            level=bot_text(level, "", plugin=False, language=language),
+            help=terminal_text(language, f"level.{level}"),
+        )
+        for level in named
+    ]
 
 
 def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:
