@@ -218,8 +218,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=(DEFAULT_LEVEL,),
         metavar="LEVEL[,LEVEL...]",
         help=f"the bots you play against: a level, weakest first {named} (default "
-        f"{DEFAULT_LEVEL}, {_level_help(DEFAULT_LEVEL)}), or a bot kind with settings as "
-        "KIND:NAME=VALUE; one for every other seat, or one per other seat in seat order "
+        f"{DEFAULT_LEVEL}: {levels()[DEFAULT_LEVEL].choice}, which plays as a person might, "
+        "where simulate's default, random, only moves fast), or a bot kind with settings "
+        "as KIND:NAME=VALUE; one for every other seat, or one per other seat in seat order "
         "(`oriflamme bots` lists the levels and kinds). Each bot answer is drawn from the "
         "game's seed, the bot's seat and the number of events so far, so a game continued "
         "with --load plays on as it would have",
@@ -323,11 +324,6 @@ def build_parser() -> argparse.ArgumentParser:
     bots.add_argument("--json", action="store_true", help="print JSON instead of text")
     _add_plugin_options(bots)
     return parser
-
-
-def _level_help(name: str) -> str:
-    level = levels()[name]
-    return f"{level.choice}, which {level.help}"
 
 
 def _add_run_options(

@@ -183,7 +183,7 @@ def bots_command(args: argparse.Namespace, registry: Registry) -> int:
     width = max(len(level.name) for level in LEVELS)
     print("Levels, weakest first (--bots LEVEL):")
     for level in LEVELS:
-        _say(f"  {level.name:<{width}}  {level.help} ({level.choice})")
+        _say(f"  {level.name:<{width}} = {level.choice}: {level.help}")
     print("Bot kinds, with their settings (--bots KIND):")
     for kind in kinds.values():
         source = f" (plugin {kind.plugin})" if kind.plugin else ""
