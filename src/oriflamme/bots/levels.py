@@ -6,7 +6,8 @@ for its choice: ``hard`` is ``ismcts:iterations=300``. The levels are ordered by
 measured ladder, each one alone against two of the level below it in 3-family base
 games (docs/bots.md, Levels, gives the command and the figures): each beats the one
 below it at least 60% of the time, where a third is a fair share. A change to a level
-is measured again before it is made.
+is measured again before it is made. A level's name is read before a kind's: a
+plugin's bot kind named like a level is not reached by that name.
 """
 
 from __future__ import annotations

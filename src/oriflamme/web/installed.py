@@ -57,7 +57,7 @@ def installed(registry: Registry, limits: Limits = DEFAULT_LIMITS) -> dict[str, 
         "variants": variants,
         "levels": levels,
         "bots": kinds,
-        # What a seat a new game gives a bot starts as: a level, unless none is allowed.
+        # What the lobby first gives a bot's seat: the default level, if the caps allow it.
         "default_bot": default,
         "problems": registry.problems,
     }
