@@ -84,10 +84,16 @@ def test_installed_lists_the_plugins_sets_variants_and_bots(url: str) -> None:
 
 
 def test_a_seat_is_given_a_bot_level(url: str) -> None:
-    made = create(url, bots={"blue": "medium", "green": "hard"})
-    assert set(made["seats"]) == {"red"}
-    seen = view(url, made["id"], made["seats"]["red"])
-    assert seen["seats"] == {"red": "person", "blue": "medium", "green": "hard"}
+    # Every level, two to a game, within the server's caps, kept by its name.
+    status, found = get(f"{url}/api/installed")
+    assert status == 200
+    names = [level["name"] for level in found["levels"]]
+    assert len(names) == 4
+    for blue, green in zip(names[::2], names[1::2], strict=True):
+        made = create(url, bots={"blue": blue, "green": green})
+        assert set(made["seats"]) == {"red"}
+        seen = view(url, made["id"], made["seats"]["red"])
+        assert seen["seats"] == {"red": "person", "blue": blue, "green": green}
     status, found = post(f"{url}/api/games", {"families": 3, "bots": {"blue": "hard:x=1"}})
     assert status == 400
     assert "bots.blue: bot level 'hard' takes no settings" in found["error"]
