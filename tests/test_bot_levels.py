@@ -128,6 +128,9 @@ def test_play_takes_a_level_and_says_what_it_is(
     assert lines[1] == bots
     assert lines[2].startswith(levels_said)
     assert lines[2].endswith(".")
+    # Then every level, as --bots takes it, so the player learns of the others.
+    assert lines[3] == terminal_text(language, "levels", levels=", ".join(NAMES))
+    assert "beginner, easy, medium, hard" in lines[3]
 
 
 def test_play_defaults_to_a_level(registry: Registry) -> None:
@@ -137,6 +140,19 @@ def test_play_defaults_to_a_level(registry: Registry) -> None:
     assert play_command(args, registry, read=lambda _p: "q", out=out) == 0
     said = terminal_text("en", f"level.{DEFAULT_LEVEL}")
     assert f"{DEFAULT_LEVEL}: {said}." in out.getvalue()
+    assert "Levels, weakest first: beginner, easy, medium, hard (--bots chooses)." in (
+        out.getvalue()
+    )
+
+
+def test_play_against_kinds_alone_says_nothing_of_levels(registry: Registry) -> None:
+    args = build_parser().parse_args(["play", "--seed", "4", "--bots", "heuristic,random"])
+    out = io.StringIO()
+    assert play_command(args, registry, read=lambda _p: "q", out=out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[1] == "Bots: blue heuristic, green random"
+    assert "Levels" not in out.getvalue()
+    assert not lines[2].startswith(("heuristic:", "random:"))
 
 
 def test_play_s_help_offers_the_levels_first(capsys: pytest.CaptureFixture[str]) -> None:

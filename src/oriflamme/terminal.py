@@ -67,6 +67,7 @@ from oriflamme.text import (
 
 from .arguments import PLAY_FAMILIES, PLAY_SETS
 from .bots.kinds import BotChoice, parse_bots
+from .bots.levels import LEVELS
 from .bots.play import Bot, bot_seed
 from .choices import game_config
 from .savefile import check_same, check_save_path, load_game, save_game
@@ -512,16 +513,22 @@ def _bot_named(choice: BotChoice, language: str) -> str:
 
 
 def _levels_said(choices: Iterable[BotChoice], language: str) -> list[str]:
-    """What each level among ``choices`` is, a line each, in ``language``."""
+    """What each level among ``choices`` is, a line each, in ``language``, then every
+    level as --bots takes it: a player who is seated a level learns of the others."""
     named = dict.fromkeys(choice.level for choice in choices if choice.level is not None)
+    if not named:
+        return []
     return [
-        terminal_text(
-            language,
-            "level",
-            level=bot_text(level, "", plugin=False, language=language),
-            help=terminal_text(language, f"level.{level}"),
-        )
-        for level in named
+        *(
+            terminal_text(
+                language,
+                "level",
+                level=bot_text(level, "", plugin=False, language=language),
+                help=terminal_text(language, f"level.{level}"),
+            )
+            for level in named
+        ),
+        terminal_text(language, "levels", levels=", ".join(level.name for level in LEVELS)),
     ]
 
 

@@ -166,6 +166,11 @@ _say = Templates(
         "bot.medium": {"en": "medium", "fr": "moyen", "pl": "średni"},
         "bot.hard": {"en": "hard", "fr": "difficile", "pl": "trudny"},
         "level": {"en": "{level}: {help}.", "fr": "{level} : {help}.", "pl": "{level}: {help}."},
+        "levels": {
+            "en": "Levels, weakest first: {levels} (--bots chooses).",
+            "fr": "Niveaux, du plus faible au plus fort : {levels} (à choisir avec --bots).",
+            "pl": "Poziomy, od najsłabszego: {levels} (wybór: --bots).",
+        },
         "level.beginner": {
             "en": "plays any legal answer at random, to learn the rules against",
             "fr": "joue au hasard n'importe quelle réponse permise, pour apprendre les règles",
