@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from oriflamme.bots.rating import Tally, elo, wilson
+from oriflamme.bots.rating import Games, Tally, elo, elo_intervals, wilson
 from oriflamme.cli import main
 
 
@@ -42,6 +42,40 @@ def test_elo_recovers_the_strengths_that_made_the_results() -> None:
 def test_elo_is_finite_for_a_bot_that_never_wins() -> None:
     ratings = elo([Tally({"hopeless": 1, "anchor": 2}, 100, {"anchor": 100})], "anchor")
     assert -2000 < ratings["hopeless"] < -300
+
+
+def _elo_of(rate: float) -> float:
+    # Luce model: strength s against two anchors wins s / (s + 2).
+    return 400 * math.log10(2 * rate / (1 - rate))
+
+
+def test_elo_intervals_are_a_seeded_bootstrap_over_games() -> None:
+    # 400 games of one bot against two anchors, 360 won: its rating's interval should be
+    # about the Wilson interval of 90% carried through the Luce model, and a quarter the
+    # games twice as wide.
+    def table(games: int) -> Games:
+        won = games * 9 // 10
+        return Games(
+            {"strong": 1, "anchor": 2},
+            [({"strong": 1.0, "anchor": 0.0}, won), ({"strong": 0.0, "anchor": 1.0}, games - won)],
+        )
+
+    assert table(400).tally() == Tally(
+        {"strong": 1, "anchor": 2}, 400, {"strong": 360.0, "anchor": 40.0}
+    )
+    found = elo_intervals([table(400)], "anchor")
+    assert found == elo_intervals([table(400)], "anchor")  # the same draws: seeded
+    assert found["anchor"] == (0.0, 0.0)
+    low, high = found["strong"]
+    point = elo([table(400).tally()], "anchor")["strong"]
+    assert low < point < high
+    wilson_low, wilson_high = wilson(360, 400)
+    assert low == pytest.approx(_elo_of(wilson_low), abs=25)
+    assert high == pytest.approx(_elo_of(wilson_high), abs=25)
+    other = elo_intervals([table(400)], "anchor", seed=1)["strong"]
+    assert other == pytest.approx((low, high), abs=15)  # another seed: about the same
+    small_low, small_high = elo_intervals([table(100)], "anchor")["strong"]
+    assert 1.6 < (small_high - small_low) / (high - low) < 2.6
 
 
 def ladder(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
@@ -77,6 +111,11 @@ def test_a_ladder_rates_every_rung_and_its_results_do_not_depend_on_processes(
     ratings = {b["bot"]: b["elo"] for b in alone["bots"]}  # type: ignore[attr-defined]
     assert ratings["random"] == 0.0
     assert set(ratings) == {"random", "heuristic", "ismcts:iterations=3"}
+    for bot in alone["bots"]:  # type: ignore[attr-defined]
+        low, high = bot["elo_ci95"]
+        assert low <= bot["elo"] <= high, bot
+    anchor = next(b for b in alone["bots"] if b["bot"] == "random")  # type: ignore[attr-defined]
+    assert anchor["elo_ci95"] == [0.0, 0.0]
 
 
 def test_pairs_plays_every_ordered_pair(capsys: pytest.CaptureFixture[str]) -> None:

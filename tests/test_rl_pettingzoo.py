@@ -1,10 +1,11 @@
-"""The PettingZoo environment: PettingZoo's own API and seed tests for 3, 4 and 5
-families, base, Ablaze, a mix and a card list with a house-rule card; and what it
+"""The PettingZoo environment: PettingZoo's own API, seed and render tests for 3, 4 and
+5 families, base, Ablaze, a mix and a card list with a house-rule card; and what it
 shows each agent (its own view only), its rewards and its text."""
 
 from __future__ import annotations
 
 import random
+import re
 from typing import Any
 
 import pytest
@@ -14,9 +15,9 @@ pytest.importorskip("pettingzoo")
 import numpy as np
 import oriflamme_house_rules
 from gymnasium import spaces
-from pettingzoo.test import api_test, seed_test  # type: ignore[import-untyped]
+from pettingzoo.test import api_test, render_test, seed_test  # type: ignore[import-untyped]
 
-from oriflamme import Decision, Game, Registry
+from oriflamme import Decision, Game, Placement, Registry
 from oriflamme.rl.pettingzoo import env, raw_env
 from oriflamme.rl.returns import returns
 
@@ -71,6 +72,81 @@ def test_pettingzoos_api_test(name: str, kwargs: dict[str, Any]) -> None:
 def test_pettingzoos_seed_test(name: str, kwargs: dict[str, Any]) -> None:
     print(f"{name}: seed_test resets with seed 42")
     seed_test(lambda: env(**kwargs), num_cycles=400)
+
+
+@pytest.mark.parametrize(("name", "kwargs"), kinds(), ids=[name for name, _ in kinds()])
+def test_pettingzoos_render_test(
+    name: str, kwargs: dict[str, Any], capsys: pytest.CaptureFixture[str]
+) -> None:
+    seed = 4800
+    print(f"{name}: render_test resets unseeded, after a reset with seed {seed}")
+
+    def made(render_mode: str) -> Any:
+        game = env(render_mode=render_mode, **kwargs)
+        # render_test resets with no seed and samples actions from the spaces: the
+        # deal is the next of this seed's sequence, and the samples are seeded too.
+        game.reset(seed=seed)
+        for number, agent in enumerate(game.possible_agents):
+            game.action_space(agent).seed(seed + number)
+        return game
+
+    def a_view(text: str) -> bool:
+        return bool(re.match(r"^[a-z]+'s view\n", text)) and (
+            "\nLegal actions: " in text or "\nWinners: " in text
+        )
+
+    assert made("human").metadata["render_modes"] == ["human", "ansi"]
+    capsys.readouterr()
+    # human: render() prints and returns None; ansi: it returns the text.
+    render_test(made, custom_tests={"ansi": a_view})
+    printed = capsys.readouterr().out
+    assert printed.count("'s view\n") >= 5  # human mode printed every render and step
+    print(f"{name}: {printed.count(chr(10))} lines printed in human mode")
+
+
+def test_action_texts_number_positions_and_name_cards_as_the_view_does() -> None:
+    """Each legal action's text names its card as the view names the agent's own hand,
+    and a position by the number the view's queue gives it (from 1)."""
+    met: set[str] = set()
+    for seed in range(4900, 4906):
+        print(f"seed {seed}")
+        game = raw_env(
+            families=3 + seed % 3, sets=(("base",), ("ablaze",), ("base", "ablaze"))[seed % 3]
+        )
+        game.reset(seed=seed)
+        rng = random.Random(seed)
+        definitions = game.game.rules.definitions
+        while not game.game.over:
+            agent = game.agent_selection
+            seen = game.game.observe(agent)
+            text = game.render()
+            assert text is not None
+            lines = text.split("\n")
+            hand = next(line for line in lines if line.startswith("Your hand: "))
+            numbered = {int(line.split()[0]) for line in lines if re.match(r"^ {2,3}\d+  ", line)}
+            assert numbered == set(range(1, len(seen.queue) + 1))
+            for action in game.actions.legal(seen):
+                words = game.actions.describe(action)
+                assert f"{action} {words}" in text
+                answer = game.actions.decode(seen, action)
+                at: object = answer
+                if isinstance(answer, Placement):
+                    name = definitions[seen.own_keys[answer.card]].name
+                    assert words.startswith(f"place {name} ")
+                    assert name in hand.split(": ", 1)[1].split(", ")
+                    at = answer.at
+                found = re.search(r"position (\d+)", words)
+                kind = asked(game.game).kind
+                if kind in ("place", "twin", "target", "move") and type(at) is int:
+                    met.add(kind)
+                    assert found is not None
+                    assert int(found[1]) == at + 1
+                    # A Royal Decree may move a card past the last position, no further.
+                    assert at + 1 in numbered or (kind == "move" and at == len(seen.queue))
+                else:
+                    assert found is None
+            random_step(game, rng)
+    assert met == {"place", "target", "move", "twin"}
 
 
 def play(game: Any, seed: int) -> dict[str, float]:
@@ -208,6 +284,7 @@ def test_render_shows_the_agents_view_and_its_legal_actions() -> None:
     game = raw_env(families=3, render_mode="ansi")
     game.reset(seed=11)
     text = game.render()
+    assert text is not None
     agent = game.agent_selection
     assert text.startswith(f"{agent}'s view")
     assert "Your hand: " in text

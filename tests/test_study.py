@@ -205,9 +205,11 @@ def test_a_conspiracy_by_hand() -> None:
     assert conspiracy["token_gain"] == 3 + 1
     assert conspiracy["ability_gain"] == 3 + 1
     assert conspiracy["ability_gain_squares"] == 3 * 3 + 1 * 1  # per copy: red's, blue's
+    assert conspiracy["token_gain_squares"] == 3 * 3 + 1 * 1
     assert conspiracy["ability_gain_others"] == conspiracy["ability_loss_others"] == 0
     heir = tally.card("heir")
     assert (heir["token_gain"], heir["ability_gain"]) == (2, 2)
+    assert heir["token_gain_squares"] == 2 * 2  # green's; red's Heir stayed in hand
 
 
 @pytest.mark.parametrize(

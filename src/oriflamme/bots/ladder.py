@@ -31,7 +31,7 @@ from oriflamme import ConfigError, Game, GameConfig, Registry
 from ..choices import describe_cards, game_config
 from ..simulate import progress_bar
 from .kinds import BotChoice, parse_bot
-from .rating import Tally, elo, wilson
+from .rating import BOOTSTRAP_ROUNDS, BOOTSTRAP_SEED, Games, elo, elo_intervals, wilson
 
 #: Games per task handed to a process, for bots that answer at once and for others.
 QUICK_TASK, SEARCH_TASK = 100, 1
@@ -67,6 +67,9 @@ class Result:
     shared: int = 0
     share: float = 0.0  # outright wins plus the challenger's share of shared ones
     field_share: float = 0.0
+    # How the games ended, for the ratings' bootstrap: (number of winners, whether the
+    # challenger was one of them) -> games.
+    endings: dict[tuple[int, bool], int] = attrs.field(factory=dict)
     decisions: dict[str, int] = attrs.field(factory=dict)
     seconds: dict[str, float] = attrs.field(factory=dict)
     slowest: dict[str, float] = attrs.field(factory=dict)
@@ -77,6 +80,8 @@ class Result:
         self.shared += other.shared
         self.share += other.share
         self.field_share += other.field_share
+        for ending, count in other.endings.items():
+            self.endings[ending] = self.endings.get(ending, 0) + count
         for bot, count in other.decisions.items():
             self.decisions[bot] = self.decisions.get(bot, 0) + count
             self.seconds[bot] = self.seconds.get(bot, 0.0) + other.seconds[bot]
@@ -116,6 +121,8 @@ def play_match(config: GameConfig, registry: Registry, match: Match, games: rang
             else:
                 result.shared += 1
         result.field_share += sum(1 / len(winners) for f in winners if f != challenger)
+        ending = (len(winners), challenger in winners)
+        result.endings[ending] = result.endings.get(ending, 0) + 1
     return result
 
 
@@ -198,13 +205,7 @@ def summary(
     slowest: dict[str, float] = {}
     for match, result in zip(found, results, strict=True):
         challenger, field = match.challenger.text, match.field.text
-        tallies.append(
-            Tally(
-                {challenger: 1, field: families - 1},
-                result.games,
-                {challenger: result.share, field: result.field_share},
-            )
-        )
+        tallies.append(Games({challenger: 1, field: families - 1}, _results(result, match)))
         low, high = wilson(result.share, result.games)
         rows.append(
             {
@@ -222,11 +223,13 @@ def summary(
             decisions[bot] = decisions.get(bot, 0) + count
             seconds[bot] = seconds.get(bot, 0.0) + result.seconds[bot]
             slowest[bot] = max(slowest.get(bot, 0.0), result.slowest[bot])
-    ratings = elo(tallies, anchor)
+    ratings = elo([table.tally() for table in tallies], anchor)
+    intervals = elo_intervals(tallies, anchor)
     bots = [
         {
             "bot": bot,
             "elo": ratings[bot],
+            "elo_ci95": list(intervals[bot]),
             "decisions": decisions.get(bot, 0),
             "seconds_per_decision": seconds.get(bot, 0.0) / max(decisions.get(bot, 0), 1),
             "slowest_decision": slowest.get(bot, 0.0),
@@ -234,6 +237,17 @@ def summary(
         for bot in sorted(ratings, key=lambda b: ratings[b])
     ]
     return {"matches": rows, "bots": bots, "anchor": anchor}
+
+
+def _results(result: Result, match: Match) -> list[tuple[dict[str, float], int]]:
+    """Each way a match's games ended, as each bot's wins in such a game, and how many
+    games ended so."""
+    challenger, field = match.challenger.text, match.field.text
+    found = []
+    for (winners, won), count in sorted(result.endings.items()):
+        share = 1 / winners if won else 0.0
+        found.append(({challenger: share, field: 1 - share}, count))
+    return found
 
 
 def table(data: dict[str, Any]) -> str:
@@ -253,15 +267,22 @@ def table(data: dict[str, Any]) -> str:
         )
     width = max([len(b["bot"]) for b in data["bots"]] + [3])
     lines.append("")
-    lines.append(f"{'bot':<{width}} {'Elo':>6} {'decisions':>10} {'s/decision':>11} {'slowest':>8}")
+    lines.append(
+        f"{'bot':<{width}} {'Elo':>6}  {'95% CI':<13} {'decisions':>10} {'s/decision':>11} "
+        f"{'slowest':>8}"
+    )
     for bot in data["bots"]:
+        low, high = bot["elo_ci95"]
+        interval = f"[{low:+.0f}, {high:+.0f}]"
         lines.append(
-            f"{bot['bot']:<{width}} {bot['elo']:>+6.0f} {bot['decisions']:>10} "
+            f"{bot['bot']:<{width}} {bot['elo']:>+6.0f}  {interval:<13} {bot['decisions']:>10} "
             f"{bot['seconds_per_decision']:>11.4f} {bot['slowest_decision']:>8.3f}"
         )
     lines.append(
         "win %: outright wins plus a share of shared ones (RULINGS G6); Elo: the Luce model "
-        f"fitted to every game, {data['anchor']} at 0, 400 points = odds of 10 to 1"
+        f"fitted to every game, {data['anchor']} at 0, 400 points = odds of 10 to 1; its "
+        f"95% CI: {BOOTSTRAP_ROUNDS} draws of the games with replacement (seed "
+        f"{BOOTSTRAP_SEED}), refitted"
     )
     return "\n".join(lines)
 

@@ -23,6 +23,11 @@ queue of five families grows past it: each places six cards and may add a Twin) 
 ``M`` is :data:`OTHER`. Two copies of one card type in a hand are one action: they are
 the same card to play. Reading an action back takes the first matching option of the
 decision, so every legal action is an answer the engine accepts.
+
+Positions and options are numbered from 0 in the action ids, as the engine numbers
+them; :meth:`ActionSpace.describe` words an action as the table does, positions from 1
+and cards by their names (``place Royal Decree on position 1``), so that it reads like
+the queue the terminal's view shows.
 """
 
 from __future__ import annotations
@@ -42,6 +47,7 @@ from oriflamme import (
     Registry,
     Setup,
 )
+from oriflamme.text import escaped
 
 #: Queue positions an action can name.
 POSITIONS = 40
@@ -66,13 +72,30 @@ def choice_words(registry: Registry) -> tuple[str, ...]:
     return tuple(dict.fromkeys(words))
 
 
+#: The built-in card sets alone, without plugins: the words and names every space
+#: knows.
+_BUILT_IN: Final = Registry(entry_points=False)
+
 #: The named choices of the built-in cards: the options of the Plot's question,
 #: ``gain`` and ``repeat``. Every space numbers these same words, whatever its card list
 #: and whatever plugins are installed (read from the built-in sets alone): an action
 #: keeps its number from one space to another of the same cards, and the spaces of a
 #: configuration keep the size and order they always had, so that an agent trained on
 #: them plays on. A plugin's words fall in the ``other`` block.
-WORDS: Final[tuple[str, ...]] = choice_words(Registry(entry_points=False))
+WORDS: Final[tuple[str, ...]] = choice_words(_BUILT_IN)
+
+
+def card_names(cards: Sequence[str], registry: Registry) -> dict[str, str]:
+    """The name of each card type of ``cards`` as ``registry``'s card data prints it
+    (``Royal Decree``), its key for a card the registry lacks. Two types of one name
+    (a plugin's own Soldier) are each followed by their key: every action has its own
+    text, and OpenSpiel reads an action back from its text."""
+    known = registry.cards
+    names = {key: escaped(known[key].name) if key in known else key for key in cards}
+    taken: dict[str, int] = {}
+    for name in names.values():
+        taken[name] = taken.get(name, 0) + 1
+    return {key: name if taken[name] == 1 else f"{name} ({key})" for key, name in names.items()}
 
 
 def card_pool(config: GameConfig, registry: Registry) -> tuple[str, ...]:
@@ -95,11 +118,24 @@ class ActionError(OriflammeError):
 
 
 class ActionSpace:
-    """The actions of games of one card list (see the module's table)."""
+    """The actions of games of one card list (see the module's table); ``registry``
+    names the cards in :meth:`describe` (the built-in cards' data when None)."""
 
-    def __init__(self, cards: Sequence[str], words: Sequence[str] = WORDS) -> None:
+    def __init__(
+        self,
+        cards: Sequence[str],
+        words: Sequence[str] = WORDS,
+        *,
+        registry: Registry | None = None,
+    ) -> None:
         self.cards = tuple(dict.fromkeys(cards))
         self.words = tuple(dict.fromkeys(words))
+        registry = registry if registry is not None else _BUILT_IN
+        names = card_names((*self.cards, "twin"), registry)
+        #: Each card type's name, in the order of :attr:`cards`.
+        self.names = tuple(names[key] for key in self.cards)
+        # The card the twin block places, in the card list or not (RULINGS A-Twin).
+        self._twin = names["twin"] if "twin" in registry.cards else "Twin"
         self._card = {key: index for index, key in enumerate(self.cards)}
         self._word = {word: index for index, word in enumerate(self.words)}
         spot = 2 + POSITIONS
@@ -157,24 +193,26 @@ class ActionSpace:
         raise ActionError(f"action {action} is not legal now")
 
     def describe(self, action: int) -> str:
-        """What ``action`` means, in words (for documentation and debugging)."""
+        """What ``action`` means, in words, as the table says it: a card by its name,
+        positions from 1 (``place Royal Decree on position 1``). It names the card
+        type of a placement: a text for the family that plays it, or for a referee."""
         if not 0 <= action < self.size:
             raise ActionError(f"action {action} is not one of 0 to {self.size - 1}")
         spot = 2 + POSITIONS
         if action < self.reveal:
             card, at = divmod(action - self.place, spot)
-            return f"place {self.cards[card]} {_spot_words(at)}"
+            return f"place {self.names[card]} {_spot_words(at)}"
         if action < self.target:
             return "reveal" if action == self.reveal else "keep face down"
         if action < self.move:
-            return f"target position {action - self.target}"
+            return f"target position {action - self.target + 1}"
         if action < self.twin:
-            return f"move to position {action - self.move}"
+            return f"move to position {action - self.move + 1}"
         if action < self.choose:
-            return f"place the Twin {_spot_words(action - self.twin)}"
+            return f"place the {self._twin} {_spot_words(action - self.twin)}"
         if action < self.other:
             return f"choose {self.words[action - self.choose]}"
-        return f"option {action - self.other} of another question"
+        return f"option {action - self.other + 1} of another question"
 
 
 def _asked(observation: Observation) -> Decision:
@@ -195,4 +233,6 @@ def _spot(at: object) -> int:
 
 
 def _spot_words(spot: int) -> str:
-    return ("at the first end", "at the last end")[spot] if spot < 2 else f"on {spot - 2}"
+    if spot < 2:
+        return ("at the first end", "at the last end")[spot]
+    return f"on position {spot - 2 + 1}"

@@ -31,17 +31,26 @@ queue[i]   40 * (K + 18)         position ``i`` (resolution order): occupied; it
                                  the question is about
 =========  ====================  ===================================================
 
-Numbers are counts (Influence, tokens, sizes) or 0/1 flags, never negative.
+Numbers are counts (Influence, tokens, sizes) or 0/1 flags, never negative. Most are
+0 (a game's few dozen cards in a thousand slots and more): :meth:`Encoding.nonzero`
+gives the others by index, made from what the observation holds, and
+:meth:`Encoding.array` writes them into a zeroed NumPy array, the tensor learning
+libraries read; :meth:`Encoding.encode` is the same vector as a list.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from oriflamme import PHASES, CardId, Observation
 from oriflamme.limits import MAX_FAMILIES
 
 from .actions import POSITIONS
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 #: Seats a vector has room for (the most families a game may have).
 SEATS = MAX_FAMILIES
@@ -52,18 +61,28 @@ SEAT_FIELDS = ("influence", "hand", "set_aside", "reserve", "discarded", "elimin
 PILES = ("reserve", "discarded", "eliminated")
 QUEUE_FLAGS = ("tokens", "under", "acting", "revealing", "asked_about")
 
+# Where the first blocks of the vector start (the module's table), up to the seats'.
+_PHASE = ROUNDS
+_PRESENT = _PHASE + len(PHASES)
+_FIRST = _PRESENT + SEATS
+_ASKED = _FIRST + SEATS
+_QUESTION = _ASKED + SEATS
+_SEAT_FIELDS = _QUESTION + len(QUESTIONS)
+
 
 class Encoding:
     """The observation vectors of games of one card list (see the module's table)."""
 
     def __init__(self, cards: Sequence[str]) -> None:
         self.cards = tuple(dict.fromkeys(cards))
-        self._type = {key: index for index, key in enumerate(self.cards)}
+        # None (a card the agent does not know) is in no card list: its type is unknown.
+        self._type: dict[str | None, int] = {key: i for i, key in enumerate(self.cards)}
         self.types = len(self.cards) + 1  # the last is "unknown"
         self._names = _names(self.cards)
         self.size = len(self._names)
         self.per_position = 1 + 2 * SEATS + 1 + self.types + len(QUEUE_FLAGS)
         self.queue_start = self.size - POSITIONS * self.per_position
+        self._hand = _SEAT_FIELDS + SEATS * len(SEAT_FIELDS)
 
     def names(self) -> tuple[str, ...]:
         """What every slot holds, in order."""
@@ -71,86 +90,123 @@ class Encoding:
 
     def type_of(self, seen: Observation, card: CardId) -> int:
         """The slot of ``card``'s type among the ``K + 1``, as ``seen`` knows it."""
-        key = seen.key(card)
-        return self._type.get(key, self.types - 1) if key is not None else self.types - 1
+        return self._type.get(seen.key(card), self.types - 1)
 
     def encode(self, seen: Observation) -> list[float]:
         """The vector of ``seen``, one family's observation (not a spectator's)."""
+        out = [0.0] * self.size
+        for slot, value in self.nonzero(seen).items():
+            out[slot] = value
+        return out
+
+    def array(
+        self, seen: Observation, out: npt.NDArray[np.float32] | None = None
+    ) -> npt.NDArray[np.float32]:
+        """The vector of ``seen`` as a NumPy array of ``float32`` (NumPy comes with the
+        ``rl`` extra; the rest of this module needs none): ``out``, zeroed then filled,
+        or a new one. Only the slots of :meth:`nonzero` are written."""
+        try:
+            import numpy as np  # noqa: PLC0415 - the rl extra's: only a caller of this needs it
+        except ImportError as exc:
+            raise ImportError("Encoding.array needs NumPy: pip install 'oriflamme[rl]'") from exc
+
+        found = self.nonzero(seen)
+        if out is None:
+            out = np.zeros(self.size, np.float32)
+        else:
+            out.fill(0.0)
+        slots = np.fromiter(found.keys(), np.intp, len(found))
+        out[slots] = np.fromiter(found.values(), np.float32, len(found))
+        return out
+
+    def nonzero(self, seen: Observation) -> dict[int, float]:
+        """The slots of :meth:`encode`'s vector that are not 0, by index (in no set
+        order). It is made from what the observation holds (its seats, cards and queue
+        positions), never by a pass over every slot: most of a vector is 0, and a
+        tensor library writes these few values into a zeroed array at once."""
         family = seen.family
         if family is None:
             raise ValueError("a vector is made from one family's own observation")
-        count = len(seen.families)
-        me = seen.families.index(family)
-
-        def rel(seat: int) -> int:
-            return (seat - me) % count
-
-        by_family = {name: rel(seat) for seat, name in enumerate(seen.families)}
-        out = [0.0] * self.size
-        at = 0
+        families = seen.families
+        count = len(families)
+        me = families.index(family)
+        # Each seat's place counted from the agent, by seat and by family.
+        rel = [(seat - me) % count for seat in range(count)]
+        by_family = dict(zip(families, rel, strict=True))
+        found: dict[int, float] = {}
         if 1 <= seen.round <= ROUNDS:
-            out[seen.round - 1] = 1.0
-        at += ROUNDS
-        out[at + PHASES.index(seen.phase)] = 1.0
-        at += len(PHASES)
+            found[seen.round - 1] = 1.0
+        found[_PHASE + PHASES.index(seen.phase)] = 1.0
         for seat in range(count):
-            out[at + seat] = 1.0
-        at += SEATS
-        out[at + by_family[seen.first_player]] = 1.0
-        at += SEATS
+            found[_PRESENT + seat] = 1.0
+        found[_FIRST + by_family[seen.first_player]] = 1.0
         decision = seen.decision
         if decision is not None:
-            out[at + by_family[decision.family]] = 1.0
+            found[_ASKED + by_family[decision.family]] = 1.0
             kind = decision.kind if decision.kind in QUESTIONS else "other"
-            out[at + SEATS + QUESTIONS.index(kind)] = 1.0
-        at += SEATS + len(QUESTIONS)
-        sizes = (
-            tuple(seen.influence.values()),
-            tuple(seen.hand_sizes.values()),
-            tuple(seen.set_aside_sizes.values()),
-            tuple(map(len, seen.reserve.values())),
-            tuple(map(len, seen.discarded.values())),
-            tuple(map(len, seen.eliminated.values())),
-        )
+            found[_QUESTION + QUESTIONS.index(kind)] = 1.0
         width = len(SEAT_FIELDS)
+        piles = (seen.reserve, seen.discarded, seen.eliminated)
+        sizes = (
+            seen.influence.values(),
+            seen.hand_sizes.values(),
+            seen.set_aside_sizes.values(),
+            *(map(len, pile.values()) for pile in piles),
+        )
         for field, values in enumerate(sizes):
             for seat, value in enumerate(values):
-                out[at + rel(seat) * width + field] = float(value)
-        at += SEATS * width
+                if value:
+                    found[_SEAT_FIELDS + rel[seat] * width + field] = float(value)
+        types = self._type
+        unknown = self.types - 1
+        key = seen.key
+        at = self._hand
         for zone in (seen.hand, seen.set_aside):
             for card in zone:
-                out[at + self.type_of(seen, card)] += 1.0
+                slot = at + types.get(key(card), unknown)
+                found[slot] = found.get(slot, 0.0) + 1.0
             at += len(self.cards)
-        piles = (seen.reserve, seen.discarded, seen.eliminated)
+        per_seat = len(PILES) * self.types
         for pile, by_owner in enumerate(piles):
             for seat, cards in enumerate(by_owner.values()):
-                base = at + (rel(seat) * len(PILES) + pile) * self.types
+                base = at + rel[seat] * per_seat + pile * self.types
                 for card in cards:
-                    out[base + self.type_of(seen, card)] += 1.0
-        at += SEATS * len(PILES) * self.types
-        assert at == self.queue_start
-        self._queue(out, seen, by_family)
-        return out
+                    slot = base + types.get(key(card), unknown)
+                    found[slot] = found.get(slot, 0.0) + 1.0
+        self._queue(found, seen, by_family)
+        return found
 
-    def _queue(self, out: list[float], seen: Observation, by_family: dict[str, int]) -> None:
+    def _queue(self, found: dict[int, float], seen: Observation, by_family: dict[str, int]) -> None:
         decision = seen.decision
         tokens = seen.tokens
         about = decision.card if decision is not None else None
-        for position, stack in enumerate(seen.queue[:POSITIONS]):
-            base = self.queue_start + position * self.per_position
+        acting, revealing = seen.acting, seen.revealing
+        colours = seen.colours
+        types = self._type
+        unknown = self.types - 1
+        step = self.per_position
+        flags = 2 + 2 * SEATS + self.types
+        base = self.queue_start
+        for stack in seen.queue[:POSITIONS]:
             card = stack[-1]
-            out[base] = 1.0
-            out[base + 1 + by_family[seen.owner(card)]] = 1.0
-            out[base + 1 + SEATS + by_family[seen.colours[card]]] = 1.0
-            out[base + 1 + 2 * SEATS] = float(seen.is_up(card))
-            flags = base + 2 + 2 * SEATS
-            out[flags + self.type_of(seen, card)] = 1.0
-            flags += self.types
-            out[flags] = float(tokens.get(card, 0))
-            out[flags + 1] = float(len(stack) - 1)
-            out[flags + 2] = float(card == seen.acting)
-            out[flags + 3] = float(card == seen.revealing)
-            out[flags + 4] = float(card == about)
+            found[base] = 1.0
+            found[base + 1 + by_family[seen.owner(card)]] = 1.0
+            found[base + 1 + SEATS + by_family[colours[card]]] = 1.0
+            if seen.is_up(card):
+                found[base + 1 + 2 * SEATS] = 1.0
+            found[base + 2 + 2 * SEATS + types.get(seen.key(card), unknown)] = 1.0
+            on = tokens.get(card, 0)
+            if on:
+                found[base + flags] = float(on)
+            if len(stack) > 1:
+                found[base + flags + 1] = float(len(stack) - 1)
+            if card == acting:
+                found[base + flags + 2] = 1.0
+            if card == revealing:
+                found[base + flags + 3] = 1.0
+            if card == about:
+                found[base + flags + 4] = 1.0
+            base += step
 
 
 def _names(cards: tuple[str, ...]) -> tuple[str, ...]:

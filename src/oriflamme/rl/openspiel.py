@@ -27,13 +27,15 @@ for every deal; the legal ones are the engine's options. **Observations**: see
 **What is safe to show a player.** ``history()`` (the deal's outcomes, then every
 action's id), ``action_to_string`` and ``serialize`` (with
 ``pyspiel.serialize_game_and_state``) are the *referee's* view: an action id and its
-text name the card type of every placement (``place archer at the first end``), face
+text name the card type of every placement (``place Archer at the first end``), face
 down or not, and the deal's outcomes make the seed that deals every hand, as in
 OpenSpiel's own games of imperfect information. Show them to no player during a game.
 What is safe to show one: its observation and information-state strings and tensors
-(its own view), and ``str(state)``, the spectator's view (``game.observe(None)``): the
-queue with ``?`` for a card not seen face up, Influence, the sizes of hands and
-set-aside cards, the piles; before the deal only ``dealing: k of 4 drawn``.
+(its own view; the information-state string is :mod:`.openspiel_information`'s compact
+text of all it has seen and done), and ``str(state)``, the spectator's view
+(``game.observe(None)``): the queue with ``?`` for a card not seen face up, Influence,
+the sizes of hands and set-aside cards, the piles; before the deal only ``dealing: k
+of 4 drawn``.
 
 **Bounds.** Utility: ``outcome`` -1 to 1; ``score`` ±``MAX_INFLUENCE`` (10,000, the most
 Influence a legal state holds; games stay within a few dozen). Game length: each round
@@ -61,7 +63,8 @@ from oriflamme.saves import load as load_game
 
 from .actions import POSITIONS, ActionSpace, card_pool
 from .observations import ROUNDS, Encoding
-from .openspiel_observer import OriflammeObserver, information_text, observation_text
+from .openspiel_information import information_string
+from .openspiel_observer import OriflammeObserver, observation_text
 from .returns import check_returns, returns
 
 #: Chance nodes of the deal, each one byte of the deal seed.
@@ -150,7 +153,7 @@ class Rules:
                 if name not in installed:
                     self.registry.register(plugin, name)
         pool = card_pool(self.config, self.registry)
-        self.space = ActionSpace(pool)
+        self.space = ActionSpace(pool, registry=self.registry)
         self.encoding = Encoding(pool)
         self.seat = {family: seat for seat, family in enumerate(self.families)}
         Game.new(self.config, registry=self.registry, record=False)  # refuse a bad one now
@@ -267,10 +270,14 @@ class OriflammeState(pyspiel.State):  # type: ignore[misc]
         return len(self._deal)
 
     def information_text(self, player: int) -> str:
+        """The information-state string (:mod:`.openspiel_information`)."""
         # Search asks for it several times a node: it is kept until the next action.
         text = self._texts.get(player)
         if text is None:
-            text = self._texts[player] = information_text(self, player)
+            seen = self.observation_of(player)
+            if seen is None:
+                return f"dealing: {self.deal_drawn()} drawn"
+            text = self._texts[player] = information_string(seen, self._own[player])
         return text
 
     # OpenSpiel's state API.

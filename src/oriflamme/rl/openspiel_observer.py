@@ -8,9 +8,9 @@ say only how many of the deal's outcomes are drawn, which every player knows.
 * the **observation** (``perfect_recall`` False): the tensor ``observation`` is
   :class:`~.observations.Encoding`'s vector; the string is :func:`observation_text`,
   a compact text of the same observation (the current table, not the log);
-* the **information state** (``perfect_recall`` True): the string is canonical JSON
-  of the observation's :meth:`~oriflamme.Observation.to_dict` (with the whole public
-  event log, the family's own hand and set-aside cards) and of the player's own
+* the **information state** (``perfect_recall`` True): the string is
+  :mod:`.openspiel_information`'s compact text of the observation (with the whole
+  public event log, the family's own hand and set-aside cards) and of the player's own
   actions so far, in order: the log records what answers did, not the answers, so the
   actions are added, and the string has perfect recall. (A state made by
   ``resample_from_infostate`` for one player keeps that player's actions only: the
@@ -24,7 +24,6 @@ say only how many of the deal's outcomes are drawn, which every player knows.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Protocol
 
@@ -52,7 +51,7 @@ class Observable(Protocol):
         """How many of the deal's chance outcomes are drawn."""
 
     def information_text(self, player: int) -> str:
-        """:func:`information_text`, or the same text kept from before."""
+        """The information-state string (:mod:`.openspiel_information`)."""
 
 
 class OriflammeObserver:
@@ -77,11 +76,12 @@ class OriflammeObserver:
         seen = state.observation_of(player)
         if seen is None:
             return
-        self.dict["observation"][:] = self.encoding.encode(seen)
+        self.encoding.array(seen, self.dict["observation"])
         if self.perfect_recall:
-            counts = self.dict["own_actions"]
-            for action in state.own_actions(player):
-                counts[action] += 1.0
+            actions = state.own_actions(player)
+            if actions:
+                counts = self.dict["own_actions"]
+                counts[:] = np.bincount(np.asarray(actions, np.intp), minlength=counts.size)
 
     def string_from(self, state: Observable, player: int) -> str:
         seen = state.observation_of(player)
@@ -90,15 +90,6 @@ class OriflammeObserver:
         if not self.perfect_recall:
             return observation_text(seen)
         return state.information_text(player)
-
-
-def information_text(state: Observable, player: int) -> str:
-    """The information-state string of ``player`` (after the deal; see the module)."""
-    seen = state.observation_of(player)
-    if seen is None:
-        return f"dealing: {state.deal_drawn()} drawn"
-    data = {"observation": seen.to_dict(), "own_actions": list(state.own_actions(player))}
-    return json.dumps(data, sort_keys=True, separators=(",", ":"))
 
 
 def observation_text(seen: Observation) -> str:

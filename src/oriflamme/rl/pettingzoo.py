@@ -19,8 +19,9 @@ stay the same when each deal draws its card list from several sets. Rewards come
 the end (:mod:`.returns`: ``reward="outcome"``, or ``"score"`` for the difference in
 Influence). ``reset(seed=s)`` deals the game ``Game.new(config, seed=s)`` deals; an
 unseeded reset after it deals the next of a sequence drawn from ``s``. ``render()``
-returns the terminal's text of the view of the agent to act (and prints it too in
-``render_mode="human"``).
+shows the terminal's text of the view of the agent to act and its legal actions, as
+PettingZoo asks: ``render_mode="human"`` prints it (after every step too) and returns
+None; ``"ansi"``, or no render mode, returns it.
 
 Needs the optional extra ``oriflamme[rl]`` (pettingzoo, numpy).
 """
@@ -91,7 +92,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         self.config.check()
         self.registry = registry if registry is not None else Registry()
         pool = card_pool(self.config, self.registry)
-        self.actions = ActionSpace(pool)
+        self.actions = ActionSpace(pool, registry=self.registry)
         self.encoding = Encoding(pool)
         self.possible_agents = list(self.config.families)
         vector = spaces.Box(0.0, np.inf, (self.encoding.size,), np.float32)
@@ -160,7 +161,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         mask = np.zeros(self.actions.size, dtype=np.int8)
         mask[self.actions.legal(seen)] = 1
         return {
-            "observation": np.asarray(self.encoding.encode(seen), dtype=np.float32),
+            "observation": self.encoding.array(seen),
             "action_mask": mask,
         }
 
@@ -188,8 +189,10 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> str:
-        """The terminal's text of the view of the agent to act (or that acted last)."""
+    def render(self) -> str | None:
+        """The terminal's text of the view of the agent to act (or that acted last), its
+        legal actions worded as :meth:`~.actions.ActionSpace.describe` words them
+        (positions from 1, as the view numbers the queue); printed in human mode."""
         seen = self.game.observe(self.agent_selection)
         lines = [
             f"{self.agent_selection}'s view",
@@ -205,6 +208,7 @@ class raw_env(AECEnv):  # type: ignore[misc]  # PettingZoo's name for it
         text = "\n".join(lines)
         if self.render_mode == "human":
             print(text)
+            return None
         return text
 
     def close(self) -> None:

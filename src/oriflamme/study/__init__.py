@@ -103,7 +103,7 @@ Outputs in DIR
 ``cards.csv`` and ``cards.json`` (``{"study": ..., "rows": [...]}``): one row per card
 type met, in the registry's order (set by set). A rate whose denominator is 0 is empty
 in the CSV and null in the JSON. Intervals are 95%: Wilson score intervals for rates,
-the normal interval of the mean for Influence.
+the normal interval of the mean for Influence (cut at 0: no gain is below it).
 
 - ``card``, ``name``, ``set``, ``type`` (``character`` or ``intrigue``)
 - ``games``: games whose card list held it; ``copies``: copies in those games
@@ -121,7 +121,8 @@ the normal interval of the mean for Influence.
   ``eliminated_ci_low``, ``eliminated_ci_high``
 - ``eliminations``: cards this card type eliminated; ``eliminations_per_placed``
 - ``token_gain``: Influence from tokens on revealing it, 1 per token (above);
-  ``token_gain_per_revealed``
+  ``token_gain_per_revealed``; ``token_gain_per_placed``, its mean per copy placed, with
+  ``token_gain_ci_low``, ``token_gain_ci_high``
 - ``ability_gain``: its family's ability gain (above); ``ability_gain_per_placed``, its
   mean per copy placed, with ``ability_gain_ci_low``, ``ability_gain_ci_high``
 - ``ability_gain_others``, ``ability_loss``, ``ability_loss_others`` (totals, above)
@@ -139,8 +140,9 @@ Columns: ``by``, ``number``, ``family``, ``bot``, ``games``, ``wins`` (outright)
 
 ``totals.json``: ``{"study": ..., "totals": ...}``, the raw whole-number totals
 (:class:`~oriflamme.study.tally.Tally` ``.to_dict()``: per card type the counters of
-:data:`~oriflamme.study.tally.CARD_FIELDS`, shares in 60ths, ``ability_gain_squares`` the
-sum of each placed copy's ability gain squared; per seat and per turn place ``wins``,
+:data:`~oriflamme.study.tally.CARD_FIELDS`, shares in 60ths, ``ability_gain_squares`` and
+``token_gain_squares`` the sums of each copy's ability gain and token gain squared, for
+the intervals of their means; per seat and per turn place ``wins``,
 ``shared_wins``, ``share``, ``score``), from which every table is computed.
 
 ``study`` (in every JSON file): ``games``, ``families``, ``sets``, ``cards`` (the card
@@ -148,12 +150,13 @@ list, or how each game draws one), ``variants``, ``bots`` (per seat), ``seeds`` 
 and last), ``where`` (processes, or the Ray cluster and its CPUs), ``seconds`` (playing
 time), ``decisions``, ``shared_games`` (games whose win was shared).
 
-Plots (PNG; cards ordered by win rate when placed, highest at the top):
+Plots (PNG; cards ordered by win rate when placed, highest at the top; beside each bar,
+its figure and its count, ``n=``, the copies or games it counts):
 
 - ``win_rates.png``: per card, the win rate when placed, revealed and kept back, with
   their intervals and a dashed line at the fair share (1 / families);
-- ``ability_influence.png``: per card, ability gain per copy placed (with its interval)
-  beside the token gain per copy placed;
+- ``ability_influence.png``: per card, ability gain per copy placed beside the token gain
+  per copy placed, each with its interval;
 - ``eliminated.png``: per card, the share of copies placed that were eliminated (with
   its interval), the part eliminated face down darker;
 - ``seats.png``: win rate by seat and by round 1's turn order, with intervals and the

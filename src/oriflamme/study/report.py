@@ -39,13 +39,14 @@ def _interval(part: float, whole: int) -> tuple[float | None, float | None]:
 
 def _mean_interval(total: int, squares: int, count: int) -> tuple[float | None, float | None]:
     """The normal 95% interval of a mean of ``count`` values whose sum is ``total`` and
-    sum of squares ``squares`` (none for fewer than 2 values)."""
+    sum of squares ``squares`` (none for fewer than 2 values), cut at 0: the values are
+    gains, never below it."""
     if count < 2:
         return None, None
     mean = total / count
     variance = max(0.0, (squares - count * mean * mean) / (count - 1))
     spread = Z95 * math.sqrt(variance / count)
-    return mean - spread, mean + spread
+    return max(0.0, mean - spread), mean + spread
 
 
 def card_rows(tally: Tally, definitions: Mapping[str, CardDef]) -> list[dict[str, Any]]:
@@ -84,6 +85,7 @@ def card_rows(tally: Tally, definitions: Mapping[str, CardDef]) -> list[dict[str
             row[f"{group}_ci_high"] = high
         low, high = _interval(c["eliminated"], placed)
         gain_low, gain_high = _mean_interval(c["ability_gain"], c["ability_gain_squares"], placed)
+        token_low, token_high = _mean_interval(c["token_gain"], c["token_gain_squares"], placed)
         row.update(
             {
                 "eliminated": c["eliminated"],
@@ -95,6 +97,9 @@ def card_rows(tally: Tally, definitions: Mapping[str, CardDef]) -> list[dict[str
                 "eliminations_per_placed": _rate(c["eliminations"], placed),
                 "token_gain": c["token_gain"],
                 "token_gain_per_revealed": _rate(c["token_gain"], c["revealed"]),
+                "token_gain_per_placed": _rate(c["token_gain"], placed),
+                "token_gain_ci_low": token_low,
+                "token_gain_ci_high": token_high,
                 "ability_gain": c["ability_gain"],
                 "ability_gain_per_placed": _rate(c["ability_gain"], placed),
                 "ability_gain_ci_low": gain_low,

@@ -41,6 +41,7 @@ CARD_FIELDS = (
     "eliminated_face_down",
     "eliminations",
     "token_gain",
+    "token_gain_squares",
     "ability_gain",
     "ability_gain_squares",
     "ability_gain_others",
@@ -283,7 +284,9 @@ def _add_cards(
         row[at["eliminated"]] += card in walked.eliminated
         row[at["eliminated_face_down"]] += card in walked.eliminated_face_down
         row[at["eliminations"]] += walked.eliminations[card]
-        row[at["token_gain"]] += walked.token_gain[card]
+        tokens = walked.token_gain[card]
+        row[at["token_gain"]] += tokens
+        row[at["token_gain_squares"]] += tokens * tokens
         gain = walked.gain[card]
         row[at["ability_gain"]] += gain
         row[at["ability_gain_squares"]] += gain * gain
