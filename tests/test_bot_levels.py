@@ -178,3 +178,19 @@ def test_every_level_is_named_and_described_in_every_language(language: str) -> 
         else:
             assert described != level.help
     assert len(names) == len(LEVELS)
+
+
+def test_a_ladder_of_levels_names_them_and_plays_as_their_choices(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    common = ["--games", "6", "--seed", "3", "--jobs", "1", "--no-plugins", "--json"]
+    assert main(["ladder", "--bots", "beginner,medium", *common]) == 0
+    by_level = json.loads(capsys.readouterr().out)
+    assert main(["ladder", "--bots", "random,heuristic", *common]) == 0
+    by_kind = json.loads(capsys.readouterr().out)
+    (row,) = by_level["matches"]
+    assert (row["challenger"], row["field"]) == ("medium", "beginner")
+    (same,) = by_kind["matches"]
+    assert (same["challenger"], same["field"]) == ("heuristic", "random")
+    for key in ("games", "wins", "shared_wins", "win_rate"):
+        assert row[key] == same[key], key
