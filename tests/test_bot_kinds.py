@@ -23,13 +23,14 @@ from oriflamme import (
 )
 from oriflamme.bots import HeuristicBot, IsmctsBot, RandomBot, bot_kinds, make_bot, parse_bot
 from oriflamme.bots.kinds import parse_bots
+from oriflamme.bots.learned import LearnedBot
 from oriflamme.cli import main
 from oriflamme.simulate import simulate
 
 
 def test_the_built_in_kinds_come_first_with_their_settings() -> None:
     kinds = bot_kinds()
-    assert list(kinds) == ["random", "heuristic", "ismcts"]
+    assert list(kinds) == ["random", "heuristic", "learned", "ismcts"]
     assert [s.name for s in kinds["ismcts"].settings] == [
         "iterations",
         "seconds",
@@ -42,6 +43,7 @@ def test_the_built_in_kinds_come_first_with_their_settings() -> None:
 def test_a_choice_builds_its_bot_with_its_settings(registry: Registry) -> None:
     assert isinstance(make_bot("random", registry=registry, seed=1), RandomBot)
     assert isinstance(make_bot("heuristic", registry=registry, seed=1), HeuristicBot)
+    assert isinstance(make_bot("learned", registry=registry, seed=1), LearnedBot)
     bot = make_bot("ismcts:iterations=2000:playout=random", registry=registry, seed=1)
     assert isinstance(bot, IsmctsBot)
     assert (bot.iterations, bot.seconds, bot.playout) == (2000, None, "random")
@@ -63,7 +65,7 @@ def test_a_choice_builds_its_bot_with_its_settings(registry: Registry) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("genius", "unknown bot 'genius' (known bots: random, heuristic, ismcts)"),
+        ("genius", "unknown bot 'genius' (known bots: random, heuristic, learned, ismcts)"),
         ("", "unknown bot '' (known bots:"),
         ("ismcts:depth=3", "bot 'ismcts' has no setting 'depth' (settings: iterations, seconds"),
         ("random:iterations=3", "bot 'random' has no setting 'iterations' (settings: none)"),
@@ -75,7 +77,10 @@ def test_a_choice_builds_its_bot_with_its_settings(registry: Registry) -> None:
         ("ismcts:iterations=" + "9" * 100, "is a whole number, not '99999"),
         ("ismcts:seconds=nan", "setting 'seconds' is a number, not 'nan'"),
         ("ismcts:seconds=-1", "setting 'seconds' is from 0.001 to 3600, not -1"),
-        ("ismcts:playout=clever", "setting 'playout' is one of heuristic, random, not 'clever'"),
+        (
+            "ismcts:playout=clever",
+            "setting 'playout' is one of heuristic, learned, random, not 'clever'",
+        ),
         ("ismcts:iterations=3:iterations=4", "setting 'iterations' is chosen twice"),
         ("x" * 300, "a bot choice is at most 200 characters, not 300"),
     ],
@@ -131,7 +136,7 @@ def test_a_plugin_registers_a_bot_kind_that_plays(capsys: pytest.CaptureFixture[
     registry = with_plugin(lambda: [ECHO])
     assert registry.problems == []
     kinds = bot_kinds(registry)
-    assert list(kinds) == ["random", "heuristic", "ismcts", "echo"]
+    assert list(kinds) == ["random", "heuristic", "learned", "ismcts", "echo"]
     assert kinds["echo"].plugin == "echoes"
     assert parse_bot("echo:loud=2:mood=cross", registry).text == "echo:loud=2:mood=cross"
     summary = simulate(GameConfig(seed=3), 5, registry, bots=["echo:mood=cross"])
@@ -153,6 +158,7 @@ class Wrong:
         (["echo"], "register_bot_kinds must return BotKind objects, not 'echo'"),
         ([BotKind("Echo", "x", echo)], "a bot kind's name must be lowercase snake_case"),
         ([BotKind("ismcts", "x", echo)], "bot kind 'ismcts' is built in"),
+        ([BotKind("learned", "x", echo)], "bot kind 'learned' is built in"),
         ([BotKind("echo", None, echo)], "'help' must be a string, not null"),  # type: ignore[arg-type]
         ([BotKind("echo", "x", "echo")], "'make' must be callable"),  # type: ignore[arg-type]
         ([ECHO, ECHO], "register_bot_kinds: bot kind 'echo' is given twice"),
@@ -185,7 +191,7 @@ def test_a_broken_bot_kind_leaves_its_plugin_out(returned: object, message: str)
     assert len(problems) == 1, problems
     assert problems[0].startswith("plugin 'echoes' was left out: "), problems[0]
     assert message in problems[0], problems[0]
-    assert list(bot_kinds(registry)) == ["random", "heuristic", "ismcts"]
+    assert list(bot_kinds(registry)) == ["random", "heuristic", "learned", "ismcts"]
 
 
 def test_a_hook_that_raises_leaves_its_plugin_out_and_every_command_says_so(
@@ -263,11 +269,11 @@ def test_bots_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
     kinds = out.splitlines().index("Bot kinds, with their settings (--bots KIND):")
     assert out.splitlines()[kinds + 1].startswith("random: plays any legal answer")
     assert "  ismcts:iterations=... from 1 to 10000000: games searched per decision" in out
-    assert "  ismcts:playout=... one of heuristic, random:" in out
+    assert "  ismcts:playout=... one of heuristic, learned, random:" in out
     assert main(["bots", "--no-plugins", "--json"]) == 0
     listed = json.loads(capsys.readouterr().out)
-    assert [b["name"] for b in listed["bots"]] == ["random", "heuristic", "ismcts"]
-    seconds = {s["name"]: s for s in listed["bots"][2]["settings"]}["seconds"]
+    assert [b["name"] for b in listed["bots"]] == ["random", "heuristic", "learned", "ismcts"]
+    seconds = {s["name"]: s for s in listed["bots"][3]["settings"]}["seconds"]
     assert seconds == {
         "name": "seconds",
         "type": "float",
@@ -278,7 +284,7 @@ def test_bots_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_a_game_played_by_each_kind_ends(registry: Registry) -> None:
-    for text in ("random", "heuristic", "ismcts:iterations=5"):
+    for text in ("random", "heuristic", "learned", "ismcts:iterations=5"):
         game = Game.new(GameConfig(seed=11), registry=registry, record=False)
         bot = make_bot(text, registry=registry, seed=11)
         while game.decision is not None:

@@ -75,7 +75,7 @@ def test_levels_mix_with_kinds_one_per_seat() -> None:
     ("text", "message"),
     [
         ("hard:iterations=5", "bot level 'hard' takes no settings: it is 'ismcts:iterations="),
-        ("genius", "unknown bot 'genius' (known bots: random, heuristic, ismcts"),
+        ("genius", "unknown bot 'genius' (known bots: random, heuristic, learned, ismcts)"),
         ("genius", "; levels: beginner, easy, medium, hard"),
     ],
 )

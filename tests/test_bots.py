@@ -12,7 +12,12 @@ from oriflamme.bots import bot_kinds, make_bot
 from .test_properties import KINDS
 
 #: Each built-in kind, as a search small enough for tests.
-QUICK = {"random": "random", "heuristic": "heuristic", "ismcts": "ismcts:iterations=8"}
+QUICK = {
+    "random": "random",
+    "heuristic": "heuristic",
+    "learned": "learned",
+    "ismcts": "ismcts:iterations=8",
+}
 
 
 def test_every_built_in_kind_is_tested() -> None:

@@ -243,7 +243,7 @@ def run_cli(argv: list[str]) -> int:
         (["simulate", "--jobs", "0"], "must be at least 1, not 0"),
         (
             ["simulate", "--bots", "genius"],
-            "unknown bot 'genius' (known bots: random, heuristic, ismcts)",
+            "unknown bot 'genius' (known bots: random, heuristic, learned, ismcts)",
         ),
         (["simulate", "--bots", "random,random"], "--bots names 2 bots for 3 seats"),
         (["simulate", "--sets", "nope"], "unknown card set 'nope'"),
@@ -530,7 +530,7 @@ def test_bots_gives_every_setting_s_default(capsys: pytest.CaptureFixture[str]) 
     assert len(settings) == 4 + 3
     assert all("(default " in line for line in settings), settings
     assert (
-        "  ismcts:playout=... one of heuristic, random: how searched games are played "
+        "  ismcts:playout=... one of heuristic, learned, random: how searched games are played "
         in "\n".join(settings)
     )
     assert any(line.endswith("(default heuristic)") for line in settings)

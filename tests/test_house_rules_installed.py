@@ -86,7 +86,7 @@ def test_bots_play_with_each_variant(venv: Path, variants: list[str]) -> None:
 def test_its_bot_kind_is_listed_and_plays(venv: Path) -> None:
     listing = json.loads(oriflamme(venv, "bots", "--json"))
     kinds = {kind["name"]: kind for kind in listing["bots"]}
-    assert list(kinds)[:3] == ["random", "heuristic", "ismcts"]
+    assert list(kinds)[:4] == ["random", "heuristic", "learned", "ismcts"]
     assert kinds["house_heuristic"]["plugin"] == "house"
     assert [s["name"] for s in kinds["house_heuristic"]["settings"]] == ["boldness"]
     assert "house_heuristic (plugin house)" in oriflamme(venv, "bots")

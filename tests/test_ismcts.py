@@ -78,5 +78,5 @@ def test_a_time_budget_bounds_the_search(registry: Registry) -> None:
 def test_a_search_needs_a_budget_and_a_known_playout(registry: Registry) -> None:
     with pytest.raises(ValueError, match="give the search a budget"):
         IsmctsBot(1, registry=registry, iterations=None)
-    with pytest.raises(ValueError, match="playout must be one of heuristic, random"):
+    with pytest.raises(ValueError, match="playout must be one of heuristic, learned, random"):
         IsmctsBot(1, registry=registry, playout="clever")

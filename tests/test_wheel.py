@@ -50,6 +50,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     names = zipfile.ZipFile(wheel).namelist()
     assert "oriflamme/cards/base.yaml" in names
     assert "oriflamme/py.typed" in names
+    assert "oriflamme/bots/learned.bin" in names  # the learned bot's weights
     static = ROOT / "src" / "oriflamme" / "web" / "static"
     pages = sorted(path.name for path in static.iterdir())
     assert {"lobby.html", "game.html", "table.html", "game.js", "style.css"} <= set(pages)
@@ -105,6 +106,19 @@ def test_the_wheel_runs_outside_the_checkout(installed: Path) -> None:
     assert run.stdout.strip().endswith("passed, 0 failed")
     game = run_installed(installed, "-m", "oriflamme", "simulate", "--games", "3", "--no-plugins")
     assert game.returncode == 0, game.stderr
+    # The learned bot's weights are package data: it plays from the installed copy.
+    learned = run_installed(
+        installed,
+        "-m",
+        "oriflamme",
+        "simulate",
+        "--games",
+        "2",
+        "--bots",
+        "learned",
+        "--no-plugins",
+    )
+    assert learned.returncode == 0, learned.stderr
 
 
 def test_the_core_needs_three_packages_and_the_rest_are_extras(installed: Path) -> None:
@@ -156,6 +170,7 @@ def test_the_hot_modules_are_compiled() -> None:
     import oriflamme.bots  # noqa: PLC0415 - the modules under test
     import oriflamme.bots.heuristic  # noqa: PLC0415
     import oriflamme.bots.ismcts  # noqa: PLC0415
+    import oriflamme.bots.learned  # noqa: PLC0415
     import oriflamme.bots.play  # noqa: PLC0415
     import oriflamme.bots.random  # noqa: PLC0415
     import oriflamme.core._engine  # noqa: PLC0415
@@ -168,6 +183,7 @@ def test_the_hot_modules_are_compiled() -> None:
         oriflamme.core._observation,
         oriflamme.bots.heuristic,
         oriflamme.bots.ismcts,
+        oriflamme.bots.learned,
         oriflamme.bots.play,
         oriflamme.bots.random,
         oriflamme.expansions.ablaze.plot,

@@ -35,7 +35,18 @@ CORE = (
     "scoring",
     "state",
 )
-BOTS = ("advice", "cards", "heuristic", "ismcts", "moves", "play", "random", "reading", "spots")
+BOTS = (
+    "advice",
+    "cards",
+    "heuristic",
+    "ismcts",
+    "learned",
+    "moves",
+    "play",
+    "random",
+    "reading",
+    "spots",
+)
 #: The card sets whose ability modules (all but the package's __init__) are compiled.
 EXPANSIONS = ("base", "ablaze")
 

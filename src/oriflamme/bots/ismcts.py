@@ -27,9 +27,10 @@ from collections.abc import Hashable
 from oriflamme import Answer, Decision, Game, Observation, Placements, Registry
 
 from .heuristic import HeuristicBot
+from .learned import LearnedBot
 from .play import pending
 
-PLAYOUTS = ("heuristic", "random")
+PLAYOUTS = ("heuristic", "learned", "random")
 #: The iterations a decision gets by default: under a second on a 2-core laptop.
 ITERATIONS = 300
 #: UCB's exploration constant, for rewards between 0 and 1.
@@ -54,7 +55,8 @@ class IsmctsBot:
     ``iterations`` determinised games per decision (None: no bound), or as many as
     ``seconds`` allow (None: no time bound; a time budget makes the answer depend on
     the machine's speed, so it is not reproducible). ``playout`` is how games are played
-    out past the tree: ``heuristic`` (the heuristic bot for every family) or ``random``.
+    out past the tree: ``heuristic`` (the heuristic bot for every family), ``learned``
+    (the learned bot for every family, :mod:`oriflamme.bots.learned`) or ``random``.
     ``exploration`` is UCB's constant. ``registry`` gives the rules of the determinised
     games: the one the game was made with.
     """
@@ -114,7 +116,13 @@ class _Search:
         self.me = me
         self.rng = rng
         self.random = rng.random
-        self.policy = HeuristicBot(rng) if bot.playout == "heuristic" else None
+        self.policy: HeuristicBot | LearnedBot | None = (
+            HeuristicBot(rng)
+            if bot.playout == "heuristic"
+            else LearnedBot(rng)
+            if bot.playout == "learned"
+            else None
+        )
         self.done = 0
 
     def run(self, observation: Observation) -> Node:

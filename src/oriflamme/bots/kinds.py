@@ -29,6 +29,7 @@ from oriflamme import (
 
 from .heuristic import HeuristicBot
 from .ismcts import EXPLORATION, ITERATIONS, PLAYOUTS, IsmctsBot
+from .learned import LearnedBot
 from .levels import levels
 from .play import Bot
 from .random import RandomBot
@@ -43,6 +44,10 @@ def _random(rng: random.Random, registry: Registry) -> Bot:
 
 def _heuristic(rng: random.Random, registry: Registry) -> Bot:
     return HeuristicBot(rng)
+
+
+def _learned(rng: random.Random, registry: Registry) -> Bot:
+    return LearnedBot(rng)
 
 
 def _ismcts(
@@ -73,6 +78,11 @@ BUILTIN: tuple[BotKind, ...] = (
         "heuristic",
         "plays by a good player's rules of thumb for every base and Ablaze card",
         _heuristic,
+    ),
+    BotKind(
+        "learned",
+        "plays by the heuristic bot's scores, corrected by weights learned in games against it",
+        _learned,
     ),
     BotKind(
         "ismcts",
@@ -121,6 +131,7 @@ BUILTIN: tuple[BotKind, ...] = (
 _BY_CLASS: dict[Callable[..., Any], Callable[[random.Random], Bot]] = {
     _random: RandomBot,
     _heuristic: HeuristicBot,
+    _learned: LearnedBot,
 }
 
 

@@ -29,7 +29,7 @@ from ._yamlfile import show
 
 SettingValue = int | float | str
 #: The bot kinds that ship with oriflamme: no plugin may take their names.
-BUILTIN_BOT_KINDS = ("random", "heuristic", "ismcts")
+BUILTIN_BOT_KINDS = ("random", "heuristic", "learned", "ismcts")
 #: The most settings one bot kind may take.
 MAX_SETTINGS = 32
 #: The most characters a word setting's value may have.

@@ -157,6 +157,7 @@ _say = Templates(
         # The bot kinds that ship with oriflamme (English: as --bots takes them).
         "bot.random": {"en": "random", "fr": "au hasard", "pl": "losowy"},
         "bot.heuristic": {"en": "heuristic", "fr": "heuristique", "pl": "heurystyczny"},
+        "bot.learned": {"en": "learned", "fr": "appris", "pl": "wyuczony"},
         "bot.ismcts": {"en": "ismcts", "fr": "ISMCTS", "pl": "ISMCTS"},
         "bot": {"en": "{family} {bot}", "fr": "{family} ({bot})", "pl": "{family} ({bot})"},
         # The bot levels (oriflamme.bots.levels; English: as --bots takes them), and
