@@ -210,7 +210,7 @@ def test_a_hook_that_raises_leaves_its_plugin_out_and_every_command_says_so(
     captured = capsys.readouterr()
     assert "warning: plugin 'echoes' was left out" in captured.err
     assert "Traceback" not in captured.err
-    assert captured.out.startswith("random: ")
+    assert "\nrandom: " in captured.out
 
 
 def test_two_plugins_with_one_bot_kind_name_are_an_error_naming_both() -> None:
@@ -266,7 +266,8 @@ def test_a_plugin_bot_that_fails_is_one_line_naming_it(
 def test_bots_lists_every_kind(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bots", "--no-plugins"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].startswith("random: plays any legal answer")
+    kinds = out.splitlines().index("Bot kinds, with their settings (--bots KIND):")
+    assert out.splitlines()[kinds + 1].startswith("random: plays any legal answer")
     assert "  ismcts:iterations=... from 1 to 10000000: games searched per decision" in out
     assert "  ismcts:playout=... one of heuristic, learned, random:" in out
     assert main(["bots", "--no-plugins", "--json"]) == 0

@@ -209,7 +209,7 @@ def test_each_command_s_default_bots_are_explained_in_its_help(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     for command, reason in (
-        ("play", "default heuristic, which plays as a person might"),
+        ("play", "default medium: heuristic, which plays as a person might"),
         ("simulate", "default random: the fastest, for many games"),
         ("study", "default heuristic: a card's strength shows in good play"),
     ):
@@ -524,7 +524,8 @@ def test_bots_gives_every_setting_s_default(capsys: pytest.CaptureFixture[str]) 
     registry.register(SimpleNamespace(register_bot_kinds=hookimpl(lambda: kinds)), "kinds")
     assert bots_command(argparse.Namespace(json=False), registry) == 0
     lines = capsys.readouterr().out.splitlines()
-    settings = [line for line in lines if line.startswith("  ")]
+    listed = lines.index("Bot kinds, with their settings (--bots KIND):")  # after the levels
+    settings = [line for line in lines[listed:] if line.startswith("  ")]
     # Every setting of every kind, built in or a plugin's, with its default.
     assert len(settings) == 4 + 3
     assert all("(default " in line for line in settings), settings

@@ -76,7 +76,27 @@ def test_installed_lists_the_plugins_sets_variants_and_bots(url: str) -> None:
     assert variants["bounty"]["plugin"] == "house_rules"
     assert variants["bounty"]["help"]
     assert {"random", "heuristic", "ismcts"} <= set(found["bots"])
+    # The levels first, weakest first, each with the bot it is and what it is.
+    assert [level["name"] for level in found["levels"]] == ["beginner", "easy", "medium", "hard"]
+    assert all(level["bot"] and level["help"] for level in found["levels"])
+    assert found["default_bot"] == "medium"
     assert "house_rules" in {p["name"] for p in found["plugins"]}
+
+
+def test_a_seat_is_given_a_bot_level(url: str) -> None:
+    # Every level, two to a game, within the server's caps, kept by its name.
+    status, found = get(f"{url}/api/installed")
+    assert status == 200
+    names = [level["name"] for level in found["levels"]]
+    assert len(names) == 4
+    for blue, green in zip(names[::2], names[1::2], strict=True):
+        made = create(url, bots={"blue": blue, "green": green})
+        assert set(made["seats"]) == {"red"}
+        seen = view(url, made["id"], made["seats"]["red"])
+        assert seen["seats"] == {"red": "person", "blue": blue, "green": green}
+    status, found = post(f"{url}/api/games", {"families": 3, "bots": {"blue": "hard:x=1"}})
+    assert status == 400
+    assert "bots.blue: bot level 'hard' takes no settings" in found["error"]
 
 
 def test_creating_a_game_gives_one_token_per_person_and_a_spectator_link(url: str) -> None:

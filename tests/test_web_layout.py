@@ -406,6 +406,24 @@ def test_the_lobby_shows_words_and_mixes_the_built_in_sets(
         assert soldier.strip() == {"en": "Soldier", "fr": "Soldat"}[language]
         create = page.get_by_test_id("create").inner_text()
         assert create == {"en": "Create the game", "fr": "Créer la partie"}[language]
+        # A bot's seat offers the levels first, the kinds after them, and starts at the
+        # middle level; a seat given a level says what it is, in the page's language.
+        seat = page.get_by_test_id("seat-blue")
+        groups = seat.locator("optgroup")
+        assert groups.count() == 2
+        offered = groups.first.locator("option").evaluate_all("os => os.map((o) => o.value)")
+        assert offered == ["beginner", "easy", "medium", "hard"]
+        assert "ismcts" in groups.last.locator("option").evaluate_all(
+            "os => os.map((o) => o.value)"
+        )
+        assert seat.input_value() == "medium"
+        described = page.get_by_test_id("level-help-blue").inner_text()
+        assert described.startswith({"en": "Plays at once", "fr": "Joue aussitôt"}[language])
+        seat.select_option("hard")
+        described = page.get_by_test_id("level-help-blue").inner_text()
+        assert described.startswith({"en": "Thinks ahead", "fr": "Réfléchit :"}[language])
+        seat.select_option("ismcts")
+        assert page.get_by_test_id("level-help-blue").count() == 0
         page.screenshot(path=str(ARTIFACTS / f"layout-phone-{language}-lobby.png"), full_page=True)
         # Every card of every set listed, the long texts too: the page is no wider than
         # the phone, the table scrolls sideways in its own box.

@@ -23,6 +23,9 @@ import pytest
 
 import oriflamme.text
 from oriflamme import COLOURS, ConfigError, Game, GameConfig, Observation, Registry
+from oriflamme.bots import parse_bot
+from oriflamme.bots.levels import LEVELS, levels
+from oriflamme.web.installed import installed
 from oriflamme.web.limits import Limits
 from oriflamme.web.players import check_bot, make_bot
 from oriflamme.web.thinking import (
@@ -231,6 +234,9 @@ def test_quick_bots_are_not_queued_behind_searches_that_have_not_started() -> No
     assert order[7:] == ["slow1", "slow2", "slow3"]
 
 
+QUICK = ("random", "heuristic", "beginner", "medium")
+
+
 def test_a_person_playing_quick_bots_never_waits_behind_a_search() -> None:
     observation = an_observation()
     done: list[str] = []
@@ -242,7 +248,8 @@ def test_a_person_playing_quick_bots_never_waits_behind_a_search() -> None:
         )
         await asyncio.sleep(0.5)
         for step in range(5):
-            for kind in ("random", "heuristic"):
+            # The levels that are quick kinds are quick from their first decision too.
+            for kind in QUICK:
                 answer = await thinkers.think(
                     "quick", Lane.PEOPLE, kind, (), observation, f"seed:{step}"
                 )
@@ -252,7 +259,7 @@ def test_a_person_playing_quick_bots_never_waits_behind_a_search() -> None:
         assert await searching is not None
 
     run(test)
-    assert done == ["random", "heuristic"] * 5
+    assert done == list(QUICK) * 5
 
 
 def test_a_table_has_one_decision_at_a_time() -> None:
@@ -472,6 +479,36 @@ def test_a_bot_within_the_caps_is_kept(everyone: Registry) -> None:
     # A plugin's kind whose default count is over the cap: the cap is written in.
     assert check_bot("budgeted", "blue", everyone) == f"budgeted:iterations={CAP}"
     assert check_bot("budgeted:iterations=10", "blue", everyone) == "budgeted:iterations=10"
+
+
+def test_every_level_is_within_a_server_s_default_caps(everyone: Registry) -> None:
+    # A level is kept by its name, the same bot as its choice, which the caps allow.
+    for level in LEVELS:
+        assert check_bot(level.name, "blue", everyone) == level.name
+        assert check_bot(level.choice, "blue", everyone) == level.choice
+    offered = installed(everyone)
+    assert [level["name"] for level in offered["levels"]] == [level.name for level in LEVELS]
+    assert offered["default_bot"] == "medium"
+
+
+def test_a_server_with_lower_caps_offers_the_levels_within_them(everyone: Registry) -> None:
+    searched = {
+        level.name: int(parse_bot(level.choice).settings["iterations"])
+        for level in LEVELS
+        if "iterations" in parse_bot(level.choice).settings
+    }
+    strongest = max(searched, key=lambda name: searched[name])
+    cap = searched[strongest] - 1
+    lower = Limits(bot_iterations=cap)
+    with pytest.raises(ConfigError) as refused:
+        check_bot(strongest, "blue", everyone, limits=lower)
+    assert str(refused.value).startswith(
+        f"bots.blue: level {strongest} is {levels()[strongest].choice}: ismcts "
+        f"iterations at most {cap} on this server"
+    )
+    offered = [level["name"] for level in installed(everyone, lower)["levels"]]
+    assert offered == [level.name for level in LEVELS if searched.get(level.name, 0) <= cap]
+    assert strongest not in offered
 
 
 def test_a_server_sets_its_own_caps(everyone: Registry) -> None:

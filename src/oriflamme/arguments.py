@@ -11,6 +11,7 @@ from typing import Any, NoReturn
 from oriflamme.limits import MAX_FAMILIES, MAX_SEED, MIN_FAMILIES
 from oriflamme.text import one_line, quote
 
+from .bots.levels import DEFAULT_LEVEL, LEVELS, levels
 from .conformance.export import add_export
 from .installed import version_line
 from .perft import add_perft
@@ -210,17 +211,19 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=_seed_help("seed for the deal and the bots (default: random)"),
     )
+    named = ", ".join(level.name for level in LEVELS)
     play.add_argument(
         "--bots",
         type=_sets,
-        default=("heuristic",),
-        metavar="KIND[,KIND...]",
-        help="the bots you play against: one kind for every other seat, or one per other "
-        "seat in seat order; settings as KIND:NAME=VALUE (default heuristic, which plays "
-        "as a person might, where simulate's default, random, only moves fast; "
-        "`oriflamme bots` lists them). Each bot answer is drawn from the game's seed, the "
-        "bot's seat and the number of events so far, so a game continued with --load "
-        "plays on as it would have",
+        default=(DEFAULT_LEVEL,),
+        metavar="LEVEL[,LEVEL...]",
+        help=f"the bots you play against: a level, weakest first {named} (default "
+        f"{DEFAULT_LEVEL}: {levels()[DEFAULT_LEVEL].choice}, which plays as a person might, "
+        "where simulate's default, random, only moves fast), or a bot kind with settings "
+        "as KIND:NAME=VALUE; one for every other seat, or one per other seat in seat order "
+        "(`oriflamme bots` lists the levels and kinds). Each bot answer is drawn from the "
+        "game's seed, the bot's seat and the number of events so far, so a game continued "
+        "with --load plays on as it would have",
     )
     play.add_argument(
         "--language",

@@ -12,6 +12,7 @@ from oriflamme import Registry
 from oriflamme.text import escaped
 
 from .bots.kinds import bot_kinds
+from .bots.levels import LEVELS
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
 from .conformance.export import export_command
 from .conformance.remote import BreaksInARow
@@ -152,9 +153,11 @@ def plugins_command(args: argparse.Namespace, registry: Registry) -> int:
 
 
 def bots_command(args: argparse.Namespace, registry: Registry) -> int:
-    """The bot kinds ``--bots`` takes: built in, then the plugins', with their settings."""
+    """What ``--bots`` takes: the levels, weakest first, with the bot each one is; then
+    the bot kinds, built in and the plugins', with their settings."""
     kinds = bot_kinds(registry)
     if args.json:
+        named = [{"name": level.name, "bot": level.choice, "help": level.help} for level in LEVELS]
         listed = [
             {
                 "name": kind.name,
@@ -173,8 +176,15 @@ def bots_command(args: argparse.Namespace, registry: Registry) -> int:
             }
             for kind in kinds.values()
         ]
-        print(json.dumps({"bots": listed, "problems": registry.problems}, indent=2))
+        print(
+            json.dumps({"levels": named, "bots": listed, "problems": registry.problems}, indent=2)
+        )
         return 0
+    width = max(len(level.name) for level in LEVELS)
+    print("Levels, weakest first (--bots LEVEL):")
+    for level in LEVELS:
+        _say(f"  {level.name:<{width}} = {level.choice}: {level.help}")
+    print("Bot kinds, with their settings (--bots KIND):")
     for kind in kinds.values():
         source = f" (plugin {kind.plugin})" if kind.plugin else ""
         _say(f"{kind.name}{source}: {kind.help}{'' if kind.settings else ' (no settings)'}")
@@ -184,7 +194,7 @@ def bots_command(args: argparse.Namespace, registry: Registry) -> int:
                 f"{_with_default(setting.help, setting.default)}"
             )
     print(
-        "Choose them with --bots KIND[,KIND...], settings as KIND:NAME=VALUE[:NAME=VALUE]; "
+        "Choose them with --bots LEVEL or KIND[,...], settings as KIND:NAME=VALUE[:NAME=VALUE]; "
         "a setting left out keeps its default"
     )
     return 0

@@ -67,6 +67,7 @@ from oriflamme.text import (
 
 from .arguments import PLAY_FAMILIES, PLAY_SETS
 from .bots.kinds import BotChoice, parse_bots
+from .bots.levels import LEVELS
 from .bots.play import Bot, bot_seed
 from .choices import game_config
 from .savefile import check_same, check_save_path, load_game, save_game
@@ -484,6 +485,7 @@ def play_command(
         if load is not None
         else said("new_game", setup=setup, seed=seed),
         said("bots", bots=bots_named),
+        *_levels_said(choices, language),
     ]
     if save is not None:
         lines.append(said("saving", save=save))
@@ -501,10 +503,33 @@ def play_command(
 
 
 def _bot_named(choice: BotChoice, language: str) -> str:
-    """``choice`` in ``language``: its kind translated, its settings as typed."""
+    """``choice`` in ``language``: its level, or its kind translated and its settings as
+    typed."""
+    if choice.level is not None:
+        return bot_text(choice.level, "", plugin=False, language=language)
     kind = choice.kind
-    settings = choice.text[len(kind.name) :]
+    settings = choice.written[len(kind.name) :]
     return bot_text(kind.name, settings, plugin=bool(kind.plugin), language=language)
+
+
+def _levels_said(choices: Iterable[BotChoice], language: str) -> list[str]:
+    """What each level among ``choices`` is, a line each, in ``language``, then every
+    level as --bots takes it: a player who is seated a level learns of the others."""
+    named = dict.fromkeys(choice.level for choice in choices if choice.level is not None)
+    if not named:
+        return []
+    return [
+        *(
+            terminal_text(
+                language,
+                "level",
+                level=bot_text(level, "", plugin=False, language=language),
+                help=terminal_text(language, f"level.{level}"),
+            )
+            for level in named
+        ),
+        terminal_text(language, "levels", levels=", ".join(level.name for level in LEVELS)),
+    ]
 
 
 def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:

@@ -30,6 +30,7 @@ from oriflamme import (
 from .heuristic import HeuristicBot
 from .ismcts import EXPLORATION, ITERATIONS, PLAYOUTS, IsmctsBot
 from .learned import LearnedBot
+from .levels import levels
 from .play import Bot
 from .random import RandomBot
 
@@ -149,10 +150,19 @@ class BotChoice:
 
     kind: BotKind
     settings: Mapping[str, SettingValue] = attrs.field(factory=dict)
+    #: The level (see :mod:`.levels`) this choice was named by, if it was: ``hard``.
+    level: str | None = None
 
     @property
     def text(self) -> str:
-        """The choice as it is written: ``ismcts:iterations=2000``."""
+        """The choice as it is written: ``ismcts:iterations=2000``, or its level's name."""
+        if self.level is not None:
+            return self.level
+        return self.written
+
+    @property
+    def written(self) -> str:
+        """The kind and settings, whatever level named them: ``ismcts:iterations=2000``."""
         chosen = "".join(f":{name}={_shown(value)}" for name, value in self.settings.items())
         return self.kind.name + chosen
 
@@ -194,15 +204,27 @@ class BotChoice:
 
 
 def parse_bot(text: str, registry: Registry | None = None) -> BotChoice:
-    """The bot ``text`` names: ``kind`` or ``kind:name=value:name=value``."""
+    """The bot ``text`` names: ``kind``, ``kind:name=value:name=value`` or a level's
+    name (``hard``, see :mod:`.levels`), which stands for its choice."""
     if len(text) > MAX_CHOICE:
         raise ConfigError(f"a bot choice is at most {MAX_CHOICE} characters, not {len(text)}")
     name, *parts = text.strip().split(":")
+    level = levels().get(name.strip())
+    if level is not None:
+        if parts:
+            raise ConfigError(
+                f"bot level {level.name!r} takes no settings: it is {level.choice!r}, "
+                "name that kind with settings instead"
+            )
+        return attrs.evolve(parse_bot(level.choice, registry), level=level.name)
     kinds = bot_kinds(registry)
     kind = kinds.get(name.strip())
     if kind is None:
         known = ", ".join(kinds)
-        raise ConfigError(f"unknown bot {_quote(name.strip())} (known bots: {known})")
+        named = ", ".join(levels())
+        raise ConfigError(
+            f"unknown bot {_quote(name.strip())} (known bots: {known}); levels: {named}"
+        )
     settings: dict[str, SettingValue] = {}
     for part in parts:
         key, sep, value = part.partition("=")

@@ -160,6 +160,38 @@ _say = Templates(
         "bot.learned": {"en": "learned", "fr": "appris", "pl": "wyuczony"},
         "bot.ismcts": {"en": "ismcts", "fr": "ISMCTS", "pl": "ISMCTS"},
         "bot": {"en": "{family} {bot}", "fr": "{family} ({bot})", "pl": "{family} ({bot})"},
+        # The bot levels (oriflamme.bots.levels; English: as --bots takes them), and
+        # what each one is, said to the player who plays against it.
+        "bot.beginner": {"en": "beginner", "fr": "débutant", "pl": "początkujący"},
+        "bot.easy": {"en": "easy", "fr": "facile", "pl": "łatwy"},
+        "bot.medium": {"en": "medium", "fr": "moyen", "pl": "średni"},
+        "bot.hard": {"en": "hard", "fr": "difficile", "pl": "trudny"},
+        "level": {"en": "{level}: {help}.", "fr": "{level} : {help}.", "pl": "{level}: {help}."},
+        "levels": {
+            "en": "Levels, weakest first: {levels} (--bots chooses).",
+            "fr": "Niveaux, du plus faible au plus fort : {levels} (à choisir avec --bots).",
+            "pl": "Poziomy, od najsłabszego: {levels} (wybór: --bots).",
+        },
+        "level.beginner": {
+            "en": "plays any legal answer at random, to learn the rules against",
+            "fr": "joue au hasard n'importe quelle réponse permise, pour apprendre les règles",
+            "pl": "gra losowo dowolną dozwoloną odpowiedź, by nauczyć się zasad",
+        },
+        "level.easy": {
+            "en": "tries each move in a few games played out at random, and often misjudges",
+            "fr": "essaie chaque coup dans quelques parties jouées au hasard, et se trompe souvent",
+            "pl": "sprawdza każdy ruch w kilku partiach rozegranych losowo i często się myli",
+        },
+        "level.medium": {
+            "en": "plays at once by a good player's rules of thumb",
+            "fr": "joue aussitôt selon les règles empiriques d'un bon joueur",
+            "pl": "gra od razu według praktycznych zasad dobrego gracza",
+        },
+        "level.hard": {
+            "en": "thinks ahead, playing out a few hundred possible games before each move",
+            "fr": "réfléchit : joue quelques centaines de parties possibles avant chaque coup",
+            "pl": "myśli naprzód: rozgrywa kilkaset możliwych partii przed każdym ruchem",
+        },
         "new_game": {
             "en": "Oriflamme: {setup} (replay with --seed {seed}).",
             "fr": "Oriflamme : {setup} (rejouez-la avec --seed {seed}).",

@@ -422,5 +422,5 @@ def create_app(
     app.state.create_rate = RateLimit(limits.create_rate, "games created from this address")
     app.state.answer_rate = RateLimit(limits.answer_rate, "answers from this seat")
     app.state.replay_rate = RateLimit(limits.replay_rate, "replays from this address")
-    app.state.installed = installed(tables.registry())
+    app.state.installed = installed(tables.registry(), limits)
     return app

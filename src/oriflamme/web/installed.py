@@ -9,11 +9,14 @@ from typing import Any
 from oriflamme import COLOURS, Registry
 from oriflamme.limits import MAX_FAMILIES, MIN_FAMILIES
 
-from .players import bot_kinds
+from ..bots.levels import DEFAULT_LEVEL
+from .limits import Limits
+from .players import DEFAULT_LIMITS, bot_kinds, bot_levels
 
 
-def installed(registry: Registry) -> dict[str, Any]:
-    """Families, card sets with their cards, plugins, variants, bot kinds, problems."""
+def installed(registry: Registry, limits: Limits = DEFAULT_LIMITS) -> dict[str, Any]:
+    """Families, card sets with their cards, plugins, variants, bot levels (those the
+    server's ``limits`` allow) and kinds, problems."""
     provided = registry.provided
     plugins = registry.describe()
     sets = [
@@ -41,6 +44,10 @@ def installed(registry: Registry) -> dict[str, Any]:
         for plugin in plugins
         for variant in plugin["variants"]
     ]
+    levels = bot_levels(registry, limits)
+    kinds = bot_kinds(registry)
+    offered = [level["name"] for level in levels]
+    default = DEFAULT_LEVEL if DEFAULT_LEVEL in offered else (offered or kinds)[0]
     return {
         "families": list(COLOURS),
         "min_families": MIN_FAMILIES,
@@ -48,6 +55,9 @@ def installed(registry: Registry) -> dict[str, Any]:
         "sets": sets,
         "plugins": plugins,
         "variants": variants,
-        "bots": bot_kinds(registry),
+        "levels": levels,
+        "bots": kinds,
+        # What the lobby first gives a bot's seat: the default level, if the caps allow it.
+        "default_bot": default,
         "problems": registry.problems,
     }

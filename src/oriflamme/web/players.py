@@ -1,6 +1,6 @@
-"""Who plays a seat: a person (with a secret link) or one of the installed bot kinds
-(those `oriflamme bots` lists, a plugin's included), with its settings:
-``ismcts:iterations=2000``.
+"""Who plays a seat: a person (with a secret link), a bot level (``hard``, which stands
+for a bot kind with settings) or one of the installed bot kinds (those `oriflamme bots`
+lists, a plugin's included), with its settings: ``ismcts:iterations=2000``.
 
 A server bounds what its bots may be asked to do (``serve --bot-iterations`` and
 ``--bot-seconds``): a setting named ``iterations`` or ``seconds``, of any kind, over
@@ -22,6 +22,7 @@ from ..bots import bot_kinds as kinds
 from ..bots import make_bot as make
 from ..bots.ismcts import ITERATIONS
 from ..bots.kinds import MAX_CHOICE
+from ..bots.levels import LEVELS
 from .limits import Limits, option
 
 PERSON = "person"
@@ -32,6 +33,19 @@ DEFAULT_LIMITS = Limits()
 def bot_kinds(registry: Registry) -> list[str]:
     """The bot kinds a seat may be given."""
     return sorted(kinds(registry))
+
+
+def bot_levels(registry: Registry, limits: Limits = DEFAULT_LIMITS) -> list[dict[str, str]]:
+    """The bot levels a seat may be given, weakest first, with the bot each one is: those
+    within the server's ``limits`` (all of them unless its caps are lowered)."""
+    offered = []
+    for level in LEVELS:
+        try:
+            check_bot(level.name, "", registry, limits=limits)
+        except ConfigError:
+            continue
+        offered.append({"name": level.name, "bot": level.choice, "help": level.help})
+    return offered
 
 
 def check_bot(
@@ -52,9 +66,10 @@ def check_bot(
     for name, cap in caps.items():
         value = choice.settings.get(name)
         if isinstance(value, int | float) and name in offered and value > cap:
+            level = "" if choice.level is None else f"level {choice.level} is {choice.written}: "
             raise ConfigError(
-                f"bots.{family}: {kind.name} {name} at most {_number(cap)} on this server, "
-                f"not {_number(value)} (serve {option('bot_' + name)} raises it)"
+                f"bots.{family}: {level}{kind.name} {name} at most {_number(cap)} on this "
+                f"server, not {_number(value)} (serve {option('bot_' + name)} raises it)"
             )
     added: dict[str, SettingValue] = {}
     for name, cap in caps.items():
@@ -69,7 +84,9 @@ def check_bot(
             added[name] = setting.type(cap)
     if not added:
         return text
-    return _written(text, choice, added, family, registry)
+    # A level takes no settings: the cap is written into the choice it stands for.
+    written = text if choice.level is None else choice.written
+    return _written(written, choice, added, family, registry)
 
 
 def _written(

@@ -80,6 +80,7 @@ import attrs
 from oriflamme import ConfigError, Observation, Registry
 from oriflamme.text import cut
 
+from ..bots.levels import LEVELS
 from .limits import Limits
 from .players import make_bot
 
@@ -117,8 +118,11 @@ class Lane(enum.StrEnum):
 NICE = {Lane.PEOPLE: 5, Lane.QUICK: 5, Lane.BOTS: 19}
 #: A bot kind whose decisions have been taking less than this (in seconds) is quick.
 QUICK_SECONDS = 0.05
-#: The built-in kinds known to be quick before any of their decisions is timed.
-QUICK_KINDS = ("random", "heuristic")
+#: The built-in kinds known to be quick before any of their decisions is timed, and the
+#: levels that stand for them.
+QUICK_KINDS = ("random", "heuristic") + tuple(
+    level.name for level in LEVELS if level.choice in ("random", "heuristic")
+)
 
 
 class Dropped(Exception):

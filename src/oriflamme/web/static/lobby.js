@@ -27,7 +27,7 @@ const WATCH = "";
 
 let installed = null;
 const state = {
-  seats: {}, // family -> PERSON, a bot kind, or ABSENT
+  seats: {}, // family -> PERSON, a bot level or kind, or ABSENT
   mine: null, // the family this person plays, or WATCH
   mode: "set",
   set: null,
@@ -88,8 +88,13 @@ function seatRow(family) {
     },
     h("option", { value: ABSENT, text: t("lobby.notPlaying"), selected: kind === ABSENT }),
     h("option", { value: PERSON, text: t("lobby.person"), selected: kind === PERSON }),
-    installed.bots.map((bot) => h("option", { value: bot, text: t("lobby.bot", { kind: botName(bot) }), selected: kind === bot })),
+    // The levels first, for players; the kinds themselves for those who want them.
+    installed.levels.length
+      ? h("optgroup", { label: t("lobby.levels") }, installed.levels.map((level) => botOption(level.name, kind)))
+      : null,
+    h("optgroup", { label: t("lobby.otherBots") }, installed.bots.map((bot) => botOption(bot, kind))),
   );
+  const level = installed.levels.find((each) => each.name === kind);
   const radio = h("input", {
     type: "radio",
     name: "mine",
@@ -113,7 +118,17 @@ function seatRow(family) {
     ),
     select,
     h("label", { class: "mine" }, radio, t("lobby.mySeat")),
+    level ? h("span", { class: "muted level-help", testid: `level-help-${family}`, text: levelHelp(level) }) : null,
   );
+}
+
+function botOption(bot, kind) {
+  return h("option", { value: bot, text: t("lobby.bot", { kind: botName(bot) }), selected: kind === bot });
+}
+
+/** What a level is, in this page's language (a level the page has no words for: the server's). */
+function levelHelp(level) {
+  return known(`level.${level.name}`) ? t(`level.${level.name}`) : level.help;
 }
 
 function mineIsSet() {
@@ -509,7 +524,7 @@ function setUp() {
   for (const family of installed.families) state.seats[family] = ABSENT;
   state.seats[first] = PERSON;
   state.mine = first;
-  const bot = installed.bots[0] ?? PERSON;
+  const bot = installed.default_bot ?? PERSON;
   for (const family of others.slice(0, Math.max(installed.min_families - 1, 0))) state.seats[family] = bot;
   const sets = availableSets();
   state.set = sets.find((set) => set.name === "base")?.name ?? sets[0]?.name ?? null;
