@@ -110,7 +110,7 @@ def _answers(*typed: str) -> Iterator[str]:
 @pytest.mark.parametrize(
     ("language", "bots", "levels_said"),
     [
-        ("en", "Bots: blue hard, green hard", "hard: thinks ahead"),
+        ("en", "Bots: blue (hard), green (hard)", "hard: thinks ahead"),
         ("fr", "Bots : Bleu (difficile), Vert (difficile)", "difficile : réfléchit"),
         ("pl", "Boty: Niebieski (trudny), Zielony (trudny)", "trudny: myśli naprzód"),
     ],
@@ -128,9 +128,14 @@ def test_play_takes_a_level_and_says_what_it_is(
     assert lines[1] == bots
     assert lines[2].startswith(levels_said)
     assert lines[2].endswith(".")
-    # Then every level, as --bots takes it, so the player learns of the others.
-    assert lines[3] == terminal_text(language, "levels", levels=", ".join(NAMES))
-    assert "beginner, easy, medium, hard" in lines[3]
+    # Then every level, as --bots takes it (with its name in the player's language),
+    # so the player learns of the others and what to type.
+    typed_names = [
+        name if language == "en" else f"{name} ({terminal_text(language, f'bot.{name}')})"
+        for name in NAMES
+    ]
+    assert lines[3] == terminal_text(language, "levels", levels=", ".join(typed_names))
+    assert all(name in lines[3] for name in NAMES)
 
 
 def test_play_defaults_to_a_level(registry: Registry) -> None:
@@ -140,7 +145,7 @@ def test_play_defaults_to_a_level(registry: Registry) -> None:
     assert play_command(args, registry, read=lambda _p: "q", out=out) == 0
     said = terminal_text("en", f"level.{DEFAULT_LEVEL}")
     assert f"{DEFAULT_LEVEL}: {said}." in out.getvalue()
-    assert "Levels, weakest first: beginner, easy, medium, hard (--bots chooses)." in (
+    assert "Levels, weakest first, chosen with --bots: beginner, easy, medium, hard." in (
         out.getvalue()
     )
 
@@ -150,7 +155,7 @@ def test_play_against_kinds_alone_says_nothing_of_levels(registry: Registry) -> 
     out = io.StringIO()
     assert play_command(args, registry, read=lambda _p: "q", out=out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[1] == "Bots: blue heuristic, green random"
+    assert lines[1] == "Bots: blue (heuristic), green (random)"
     assert "Levels" not in out.getvalue()
     assert not lines[2].startswith(("heuristic:", "random:"))
 
@@ -194,3 +199,13 @@ def test_a_ladder_of_levels_names_them_and_plays_as_their_choices(
     assert (same["challenger"], same["field"]) == ("heuristic", "random")
     for key in ("games", "wins", "shared_wins", "win_rate"):
         assert row[key] == same[key], key
+
+
+@pytest.mark.parametrize("command", ["play", "simulate", "ladder"])
+@pytest.mark.parametrize("typed", ["", ",", " , "])
+def test_no_bot_named_is_refused_as_such(
+    capsys: pytest.CaptureFixture[str], command: str, typed: str
+) -> None:
+    with pytest.raises(SystemExit):
+        build_parser().parse_args([command, "--bots", typed])
+    assert "name at least one bot, a level or a kind" in capsys.readouterr().err

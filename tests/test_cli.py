@@ -493,7 +493,7 @@ def test_play_against_a_bot_of_each_kind(registry: Registry) -> None:
     args = play_args(bots=("ismcts:iterations=3", "heuristic", "random"), seed=8)
     assert play_command(args, registry, read=lambda _p: next(typed), out=out) == 0
     text = out.getvalue()
-    assert "Bots: blue ismcts:iterations=3, green heuristic, yellow random" in text
+    assert "Bots: blue (ismcts:iterations=3), green (heuristic), yellow (random)" in text
     assert "The game is over: red" in text
 
 

@@ -519,7 +519,7 @@ def test_ctrl_c_while_a_bot_thinks_leaves_as_at_a_prompt(registry: Registry) -> 
         (
             "en",
             "4 families, sets base,ablaze, seed 5",
-            "Bots: blue ismcts:iterations=3, green heuristic, yellow random",
+            "Bots: blue (ismcts:iterations=3), green (heuristic), yellow (random)",
         ),
     ],
 )

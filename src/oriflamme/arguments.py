@@ -99,6 +99,13 @@ def _sets(text: str) -> tuple[str, ...]:
     return names
 
 
+def _bots(text: str) -> tuple[str, ...]:
+    names = tuple(name.strip() for name in _text(text).split(",") if name.strip())
+    if not names:
+        raise argparse.ArgumentTypeError("name at least one bot, a level or a kind, e.g. medium")
+    return names
+
+
 def _variant(text: str) -> tuple[str, str]:
     name, sep, value = _text(text).partition("=")
     if not sep or not name.strip():
@@ -214,7 +221,7 @@ def build_parser() -> argparse.ArgumentParser:
     named = ", ".join(level.name for level in LEVELS)
     play.add_argument(
         "--bots",
-        type=_sets,
+        type=_bots,
         default=(DEFAULT_LEVEL,),
         metavar="LEVEL[,LEVEL...]",
         help=f"the bots you play against: a level, weakest first {named} (default "
@@ -364,7 +371,7 @@ def _add_run_options(
     )
     parser.add_argument(
         "--bots",
-        type=_sets,
+        type=_bots,
         default=(bots,),
         metavar="KIND[,KIND...]",
         help="the bot of each seat, or one for every seat, with settings as "
@@ -411,7 +418,7 @@ def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:
     _add_game_options(ladder)
     ladder.add_argument(
         "--bots",
-        type=_sets,
+        type=_bots,
         default=("random", "heuristic"),
         metavar="KIND[,KIND...]",
         help="the bots, weakest first, with settings as KIND:NAME=VALUE, "

@@ -67,7 +67,7 @@ from oriflamme.text import (
 
 from .arguments import PLAY_FAMILIES, PLAY_SETS
 from .bots.kinds import BotChoice, parse_bots
-from .bots.levels import LEVELS
+from .bots.levels import LEVELS, Level
 from .bots.play import Bot, bot_seed
 from .choices import game_config
 from .savefile import check_same, check_save_path, load_game, save_game
@@ -528,8 +528,17 @@ def _levels_said(choices: Iterable[BotChoice], language: str) -> list[str]:
             )
             for level in named
         ),
-        terminal_text(language, "levels", levels=", ".join(level.name for level in LEVELS)),
+        terminal_text(
+            language, "levels", levels=", ".join(_level_typed(level, language) for level in LEVELS)
+        ),
     ]
+
+
+def _level_typed(level: Level, language: str) -> str:
+    """A level as --bots takes it, with its name in ``language`` where that differs:
+    ``easy (facile)``, so that a player reading French knows what to type."""
+    said = bot_text(level.name, "", plugin=False, language=language)
+    return level.name if said == level.name else f"{level.name} ({said})"
 
 
 def _bot(choice: BotChoice, registry: Registry, seed: int, seat: int) -> Callable[[Game], Bot]:

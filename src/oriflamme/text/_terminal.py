@@ -159,7 +159,7 @@ _say = Templates(
         "bot.heuristic": {"en": "heuristic", "fr": "heuristique", "pl": "heurystyczny"},
         "bot.learned": {"en": "learned", "fr": "appris", "pl": "wyuczony"},
         "bot.ismcts": {"en": "ismcts", "fr": "ISMCTS", "pl": "ISMCTS"},
-        "bot": {"en": "{family} {bot}", "fr": "{family} ({bot})", "pl": "{family} ({bot})"},
+        "bot": {"en": "{family} ({bot})", "fr": "{family} ({bot})", "pl": "{family} ({bot})"},
         # The bot levels (oriflamme.bots.levels; English: as --bots takes them), and
         # what each one is, said to the player who plays against it.
         "bot.beginner": {"en": "beginner", "fr": "débutant", "pl": "początkujący"},
@@ -168,9 +168,9 @@ _say = Templates(
         "bot.hard": {"en": "hard", "fr": "difficile", "pl": "trudny"},
         "level": {"en": "{level}: {help}.", "fr": "{level} : {help}.", "pl": "{level}: {help}."},
         "levels": {
-            "en": "Levels, weakest first: {levels} (--bots chooses).",
-            "fr": "Niveaux, du plus faible au plus fort : {levels} (à choisir avec --bots).",
-            "pl": "Poziomy, od najsłabszego: {levels} (wybór: --bots).",
+            "en": "Levels, weakest first, chosen with --bots: {levels}.",
+            "fr": "Niveaux, du plus faible au plus fort, à choisir avec --bots : {levels}.",
+            "pl": "Poziomy od najsłabszego, do wyboru przez --bots: {levels}.",
         },
         "level.beginner": {
             "en": "plays any legal answer at random, to learn the rules against",
