@@ -209,3 +209,41 @@ def test_training_is_reproducible_from_its_seed(tmp_path: Path, opponents: str) 
     assert trained.about["opponents"] == train_policy.OPPONENTS[opponents]
     # Two steps of policy gradient moved the weights from where they started.
     assert trained.values != plain(Registry(entry_points=False)).values
+
+
+@pytest.mark.parametrize(
+    ("flags", "said"),
+    [
+        (["--batch", "0"], "argument --batch: expected 1 or more, not 0"),
+        (["--games", "-5"], "argument --games: expected 1 or more, not -5"),
+        (["--every", "0"], "argument --every: expected 1 or more, not 0"),
+        (["--eval-games", "0"], "argument --eval-games: expected 1 or more, not 0"),
+        (["--rate", "nan"], "argument --rate: expected a step size above 0, not nan"),
+        (["--rate", "-1"], "argument --rate: expected a step size above 0, not -1"),
+        (["--out", "/nonexistent/x.bin"], "--out /nonexistent/x.bin: the folder"),
+    ],
+)
+def test_training_refuses_bad_settings_before_it_plays(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, flags: list[str], said: str
+) -> None:
+    pytest.importorskip("numpy")
+    from oriflamme.rl import train_policy  # noqa: PLC0415 - needs numpy
+
+    curve = tmp_path / "curve.csv"
+    with pytest.raises(SystemExit):
+        train_policy.main([*flags, "--curve", str(curve)])
+    assert said in capsys.readouterr().err
+    assert not curve.exists()
+
+
+def test_training_measures_at_each_multiple_of_every_it_passes(tmp_path: Path) -> None:
+    pytest.importorskip("numpy")
+    from oriflamme.rl import train_policy  # noqa: PLC0415 - needs numpy
+
+    curve = tmp_path / "curve.csv"
+    flags = ["--seed", "5", "--games", "100", "--batch", "20", "--every", "30"]
+    flags += ["--eval-games", "3", "--out", str(tmp_path / "w.bin"), "--curve", str(curve)]
+    assert train_policy.main(flags) == 0
+    measured = [row.split(",")[0] for row in curve.read_text().splitlines()[1:]]
+    # Batches end at 20, 40, ...: the first at or past 30, 60 and 90 are 40, 60 and 100.
+    assert measured == ["0", "40", "60", "100"]

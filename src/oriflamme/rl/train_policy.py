@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import csv
 import math
+import os
 import random
 import sys
 import time
@@ -239,7 +240,7 @@ def train(args: argparse.Namespace) -> int:
         policy.weights += args.rate * corrected / scale
         policy.refresh()
         bar(done, args.games, start, f"baseline {baseline:.3f}")
-        if done % args.every < batch or done == args.games:
+        if done // args.every > (done - batch) // args.every or done == args.games:
             measure(done)
             save(args.out, policy, args, done)
     sys.stderr.write("\n")
@@ -293,16 +294,66 @@ def plot(path: str, rows: list[tuple[int, int, float, float, float, float, float
     figure.savefig(path, dpi=100)
 
 
+def _positive(text: str) -> int:
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"expected 1 or more, not {number}")
+    return number
+
+
+def _rate(text: str) -> float:
+    try:
+        number = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+    # A negative step would descend the expected result; nan or inf would break play.
+    if not (math.isfinite(number) and number > 0):
+        raise argparse.ArgumentTypeError(f"expected a step size above 0, not {text}")
+    return number
+
+
+def _writable(parser: argparse.ArgumentParser, flag: str, path: str) -> None:
+    """Refuses at once a file that could not be written, rather than after the first
+    20,000 games."""
+    if not path:
+        return
+    folder = Path(path).resolve().parent
+    if not folder.is_dir():
+        parser.error(f"{flag} {path}: the folder {folder} does not exist")
+    if Path(path).is_dir():
+        parser.error(f"{flag} {path}: is a folder, not a file")
+    if not os.access(folder, os.W_OK):
+        parser.error(f"{flag} {path}: the folder {folder} cannot be written")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m oriflamme.rl.train_policy", description=__doc__.split("\n")[0]
     )
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--games", type=int, default=400_000, help="training games")
-    parser.add_argument("--batch", type=int, default=500, help="games per gradient step")
-    parser.add_argument("--rate", type=float, default=0.02, help="Adam's step size")
-    parser.add_argument("--every", type=int, default=20_000, help="training games between measures")
-    parser.add_argument("--eval-games", type=int, default=3_000, help="held-out games per measure")
+    parser.add_argument("--seed", type=int, default=1, help="everything flows from it (default 1)")
+    parser.add_argument(
+        "--games", type=_positive, default=400_000, help="training games (default 400000)"
+    )
+    parser.add_argument(
+        "--batch", type=_positive, default=500, help="games per gradient step (default 500)"
+    )
+    parser.add_argument("--rate", type=_rate, default=0.02, help="Adam's step size (default 0.02)")
+    parser.add_argument(
+        "--every",
+        type=_positive,
+        default=20_000,
+        help="measure at the end of the first batch at or past each multiple of this many "
+        "training games, and at the end (default 20000)",
+    )
+    parser.add_argument(
+        "--eval-games",
+        type=_positive,
+        default=3_000,
+        help="held-out games per measure (default 3000)",
+    )
     parser.add_argument(
         "--opponents",
         choices=sorted(OPPONENTS),
@@ -311,10 +362,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         "each seat's answers learning from its own result (measured against heuristic "
         "bots either way)",
     )
-    parser.add_argument("--out", default="learned.bin", help="the weights file to write")
-    parser.add_argument("--curve", default="learning.csv", help="the learning curve's CSV")
-    parser.add_argument("--plot", default="", help="the learning curve's PNG (needs matplotlib)")
-    return train(parser.parse_args(argv))
+    parser.add_argument(
+        "--out", default="learned.bin", help="the weights file to write (default learned.bin)"
+    )
+    parser.add_argument(
+        "--curve", default="learning.csv", help="the learning curve's CSV (default learning.csv)"
+    )
+    parser.add_argument(
+        "--plot", default="", help="the learning curve's PNG (needs matplotlib; default none)"
+    )
+    args = parser.parse_args(argv)
+    for flag in ("out", "curve", "plot"):
+        _writable(parser, f"--{flag}", getattr(args, flag))
+    return train(args)
 
 
 if __name__ == "__main__":
