@@ -34,7 +34,7 @@ import attrs
 from oriflamme import Game, GameConfig, GameRules, OriflammeError, Registry
 from oriflamme.text import one_line
 
-from .bots.kinds import BotChoice, parse_bots
+from .bots.kinds import QUICK_KINDS, BotChoice, parse_bots
 from .bots.play import SHARE_PARTS, Bot
 from .bots.play import play_games as bots_play_games
 from .choices import describe_cards, game_config
@@ -42,7 +42,6 @@ from .pool import share_out
 
 _CHUNK = 250  # games per task handed to a process: small enough for a smooth progress bar
 _SEARCH_CHUNK = 2  # the same, when a bot searches
-_QUICK = frozenset({"random", "heuristic"})  # the bots that answer in microseconds
 _REASON = 600  # characters of a failed game's reason: the error line has room for the rest
 
 #: The legend under the table: what each column counts (the same words as the ladder's
@@ -240,7 +239,7 @@ def makers(
 def chunk_size(bots: Sequence[BotChoice]) -> int:
     """Games per task: fewer when a bot searches (a game then takes seconds, not
     milliseconds), so that the processes share the work evenly and the bar moves."""
-    return _CHUNK if all(bot.kind.name in _QUICK for bot in bots) else _SEARCH_CHUNK
+    return _CHUNK if all(bot.kind.name in QUICK_KINDS for bot in bots) else _SEARCH_CHUNK
 
 
 def simulate(

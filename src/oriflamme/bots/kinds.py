@@ -34,6 +34,11 @@ from .levels import levels
 from .play import Bot
 from .random import RandomBot
 
+#: The built-in kinds that answer in microseconds, with no search: a simulation or a
+#: ladder hands them out many games at a time, and a web table never queues a person
+#: behind them.
+QUICK_KINDS = frozenset({"random", "heuristic", "learned"})
+
 #: The most characters of a bot choice (``ismcts:iterations=2000``).
 MAX_CHOICE = 200
 

@@ -30,12 +30,11 @@ from oriflamme import ConfigError, Game, GameConfig, Registry
 
 from ..choices import describe_cards, game_config
 from ..simulate import progress_bar
-from .kinds import BotChoice, parse_bot
+from .kinds import QUICK_KINDS, BotChoice, parse_bot
 from .rating import BOOTSTRAP_ROUNDS, BOOTSTRAP_SEED, Games, elo, elo_intervals, wilson
 
 #: Games per task handed to a process, for bots that answer at once and for others.
 QUICK_TASK, SEARCH_TASK = 100, 1
-_QUICK = frozenset({"random", "heuristic"})
 
 
 @attrs.frozen
@@ -144,7 +143,7 @@ def _ignore_interrupts() -> None:
 
 def _tasks(found: list[Match], games: int) -> Iterator[tuple[int, range]]:
     for number, match in enumerate(found):
-        quick = {match.challenger.kind.name, match.field.kind.name} <= _QUICK
+        quick = {match.challenger.kind.name, match.field.kind.name} <= QUICK_KINDS
         size = QUICK_TASK if quick else SEARCH_TASK
         for start in range(0, games, size):
             yield number, range(start, min(start + size, games))

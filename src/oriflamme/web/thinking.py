@@ -80,6 +80,7 @@ import attrs
 from oriflamme import ConfigError, Observation, Registry
 from oriflamme.text import cut
 
+from ..bots.kinds import QUICK_KINDS
 from ..bots.levels import LEVELS
 from .limits import Limits
 from .players import make_bot
@@ -120,8 +121,8 @@ NICE = {Lane.PEOPLE: 5, Lane.QUICK: 5, Lane.BOTS: 19}
 QUICK_SECONDS = 0.05
 #: The built-in kinds known to be quick before any of their decisions is timed, and the
 #: levels that stand for them.
-QUICK_KINDS = ("random", "heuristic") + tuple(
-    level.name for level in LEVELS if level.choice in ("random", "heuristic")
+QUICK = tuple(sorted(QUICK_KINDS)) + tuple(
+    level.name for level in LEVELS if level.choice in QUICK_KINDS
 )
 
 
@@ -185,7 +186,7 @@ class Thinkers:
             Lane.BOTS: _Lane(Lane.BOTS, bots),
         }
         # What each bot kind's decisions have been taking, shared by the lanes.
-        costs: OrderedDict[str, float] = OrderedDict((kind, 0.0) for kind in QUICK_KINDS)
+        costs: OrderedDict[str, float] = OrderedDict((kind, 0.0) for kind in QUICK)
         for each in self._lanes.values():
             each.costs = costs
         # Every table with work queued or running, and the work.
