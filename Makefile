@@ -27,7 +27,7 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot,rl,study]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,web,plot,rl,study,postgres]'
 	touch $(STAMP)
 
 $(PLAY)/.installed: pyproject.toml setup.py $(SOURCES)
@@ -65,7 +65,7 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		"$$(echo dist/oriflamme-*.whl)[web,plot,rl]" pytest 'hypothesis>=6.100' 'setuptools>=77'
+		"$$(echo dist/oriflamme-*.whl)[web,plot,rl,postgres]" pytest 'hypothesis>=6.100' 'setuptools>=77'
 	# The pages were tested in Chromium above, and the study on a Ray cluster (Ray is
 	# heavy to install twice); the server, its API and the rest of study run again here.
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider \
