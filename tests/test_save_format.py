@@ -228,18 +228,19 @@ def test_the_file_play_save_writes_is_the_save_itself(
 def test_the_web_servers_saves_read_back_equal(
     registry: Registry, tmp_path: Path, sets: tuple[str, ...]
 ) -> None:
-    from oriflamme.web.store import SAVE_EVERY, Store  # noqa: PLC0415 - the web extra
+    from oriflamme.web.sqlite import SQLiteStore  # noqa: PLC0415 - the web extra
+    from oriflamme.web.store import SAVE_EVERY  # noqa: PLC0415
     from oriflamme.web.tables import Tables  # noqa: PLC0415
 
     seed = draw_seed()
     rng = random.Random(seed)
-    tables = Tables(Store(tmp_path / "games.sqlite3"), entry_points=False)
+    tables = Tables(SQLiteStore(tmp_path / "games.sqlite3"), entry_points=False)
 
     async def play() -> tuple[int, int]:
         """Every family a person (no bots), answering at random: after each answer, the
         game the file holds is the game played. How many saves were written, and the
         number of answers."""
-        table, _, _ = tables.create({"families": 3, "sets": list(sets), "seed": seed})
+        table, _, _ = await tables.create({"families": 3, "sets": list(sets), "seed": seed})
         stored = tables.store.load(table.id)
         assert stored is not None
         fresh = Game.new(GameConfig(families=FAMILIES[:3], sets=sets, seed=seed), registry=registry)

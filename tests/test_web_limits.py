@@ -21,7 +21,8 @@ from websockets.sync.client import connect
 from websockets.typing import Origin
 
 from oriflamme.web.limits import Limits, Rate
-from oriflamme.web.store import Seat, Store, StoreError, token_hash
+from oriflamme.web.sqlite import SQLiteStore
+from oriflamme.web.store import Seat, StoreError, token_hash
 
 from .web_server import TEST_LIMITS, call, get, post, server_thread, watch
 
@@ -220,7 +221,7 @@ def test_the_games_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
         assert mode & 0o077 == 0, (found.name, oct(mode))
     loose = tmp_path / "loose.sqlite3"
     loose.touch(mode=0o644)
-    Store(loose).close()
+    SQLiteStore(loose).close()
     assert stat.S_IMODE(os.stat(loose).st_mode) == 0o600
     # A journal left open to others (by an older server) is closed to them too.
     with sqlite3.connect(loose) as db:
@@ -228,7 +229,7 @@ def test_the_games_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     wal = Path(f"{loose}-wal")
     wal.write_bytes(b"")
     wal.chmod(0o644)
-    opened = Store(loose)
+    opened = SQLiteStore(loose)
     assert stat.S_IMODE(os.stat(wal).st_mode) == 0o600
     opened.close()
     # A file that is not a games file is refused and left as it was.
@@ -236,12 +237,12 @@ def test_the_games_file_is_readable_by_its_owner_only(tmp_path: Path) -> None:
     notes.write_text("my notes\n" * 100)
     notes.chmod(0o644)
     with pytest.raises(StoreError):
-        Store(notes)
+        SQLiteStore(notes)
     assert stat.S_IMODE(os.stat(notes).st_mode) == 0o644
 
 
 def test_finished_and_abandoned_games_expire(tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite3")
+    store = SQLiteStore(tmp_path / "games.sqlite3")
     seat = [Seat("red", "person", token_hash("t"))]
     for game in ("done", "left", "live"):
         store.create(game, {"config": {}}, "start", seat)

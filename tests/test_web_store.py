@@ -20,7 +20,8 @@ from typing import Any
 
 import pytest
 
-from oriflamme.web.store import LAYOUT, Seat, Store, StoreError, seat_of, token_hash
+from oriflamme.web.sqlite import SQLiteStore
+from oriflamme.web.store import LAYOUT, Seat, StoreError, seat_of, token_hash
 
 from .web_server import answer, get, post, server_process, watch
 
@@ -133,15 +134,15 @@ def test_a_file_that_is_not_a_games_file_is_refused_in_one_line(tmp_path: Path) 
 
 def test_a_file_of_another_layout_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite3"
-    Store(path).close()
+    SQLiteStore(path).close()
     with sqlite3.connect(path) as db:
         db.execute(f"PRAGMA user_version = {LAYOUT + 1}")
     with pytest.raises(StoreError, match=f"layout {LAYOUT + 1}, expected {LAYOUT}"):
-        Store(path)
+        SQLiteStore(path)
 
 
 def test_an_answer_is_kept_only_at_the_step_it_follows(tmp_path: Path) -> None:
-    store = Store(tmp_path / "games.sqlite3")
+    store = SQLiteStore(tmp_path / "games.sqlite3")
     store.create("g", {"config": {}}, "start", [Seat("red", "person", token_hash("t"))])
     store.record("g", 1, "red", "true", "after one", over=False)
     with pytest.raises(StoreError, match="does not hold that game at that step"):

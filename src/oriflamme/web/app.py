@@ -33,7 +33,7 @@ from .languages import UnknownLanguage, read_language
 from .limits import Limits, client
 from .origins import HostsAndOrigins
 from .rates import RateLimit
-from .store import Store, StoreError
+from .store import StoreError, open_store
 from .tables import Refused, Table, Tables
 
 log = logging.getLogger("oriflamme.web")
@@ -183,20 +183,22 @@ async def create(request: Request) -> Response:
     body = await read_json(request)
     # Counted once the request is read and checked: a refused one costs nothing.
     rate = request.app.state.create_rate
-    table, creator, tokens = _tables(request).create(body, lambda: rate.take(_client(request)))
+    table, creator, tokens = await _tables(request).create(
+        body, lambda: rate.take(_client(request))
+    )
     return JSONResponse(_links(request, table, creator, tokens), status_code=201)
 
 
 async def view(request: Request) -> Response:
     language = _language(request)
-    table = _tables(request).find(request.path_params["id"])
+    table = await _tables(request).find(request.path_params["id"])
     return _json_text(table.view(table.seat(_token(request)), language))
 
 
 async def table_links(request: Request) -> Response:
     """Every seat's link and the spectator's, for the game's creator."""
     tables = _tables(request)
-    table = tables.find(request.path_params["id"])
+    table = await tables.find(request.path_params["id"])
     creator = _token(request)
     tokens = tables.links(table, creator)
     assert creator is not None
@@ -212,7 +214,7 @@ async def answer(request: Request) -> Response:
     # The body is read before the game is looked up: from then on, nothing waits until
     # the answer is played, so the game cannot be let go from memory meanwhile.
     body = await read_json(request)
-    table = tables.find(request.path_params["id"])
+    table = await tables.find(request.path_params["id"])
     family = table.seat(token)
     if family is None:
         raise Refused(403, "answering needs a seat's token (Authorization: Bearer <token>)")
@@ -231,13 +233,13 @@ async def answer(request: Request) -> Response:
 async def replay(request: Request) -> Response:
     tables = _tables(request)
     language = _language(request)
-    table = tables.find(request.path_params["id"])
+    table = await tables.find(request.path_params["id"])
     family = table.seat(_token(request))
     step = request.query_params.get("step", "")
     if not (step.isascii() and step.isdigit()) or len(step) > 9:
         raise Refused(400, f"step must be a whole number from 0 to {table.step}")
     request.app.state.replay_rate.take(_client(request))
-    return JSONResponse(tables.replay(table, family, int(step), language))
+    return JSONResponse(await tables.replay(table, family, int(step), language))
 
 
 async def _hello(socket: WebSocket) -> str | None:
@@ -271,7 +273,7 @@ async def websocket(socket: WebSocket) -> None:
             raise Refused(400, "a token is sent in the first message, never in the URL")
         language = _language(socket)
         token = await _hello(socket)
-        table = tables.find(socket.path_params["id"])
+        table = await tables.find(socket.path_params["id"])
         family = table.seat(token)
     except Refused as exc:
         with contextlib.suppress(Exception):
@@ -297,8 +299,11 @@ async def websocket(socket: WebSocket) -> None:
                 else:  # let go from memory: a new connection finds it again
                     await socket.close(code=1012)
                 return
+            # Not while an answer is being kept: the game has moved on, its step not yet.
+            async with table.lock:
+                frame = watcher.frame(table)
             # Too slow to take a view: let go; it reconnects and gets the newest.
-            await asyncio.wait_for(socket.send_text(watcher.frame(table)), SEND_SECONDS)
+            await asyncio.wait_for(socket.send_text(frame), SEND_SECONDS)
 
     async def reading() -> None:
         # What a client sends now is not read (answers go through POST), text or not.
@@ -376,20 +381,21 @@ def create_app(
     entry_points: bool = True,
     limits: Limits | None = None,
 ) -> Starlette:
-    """The server's ASGI app, keeping its games in the SQLite file ``db``.
+    """The server's ASGI app, keeping its games in ``db``: the path of a SQLite file, or
+    a ``postgresql://`` URL (see :func:`.store.open_store`).
 
     Its plugins are the installed ones (``entry_points``) and ``plugins``, registered
     by name (an app that embeds the server with plugins of its own: modules, so that
     the bots' worker processes can import them too). ``limits``: see :class:`Limits`."""
     limits = limits if limits is not None else Limits()
     limits.check()
-    store = Store(db)
+    store = open_store(db)
     tables = Tables(store, plugins, entry_points, limits)
 
     async def expiring() -> None:
         while True:
             try:
-                tables.expire()
+                await tables.expire()
             except StoreError as exc:
                 log.error("expiring games: %s", type(exc).__name__)
             await asyncio.sleep(EXPIRY_SECONDS)
@@ -397,6 +403,7 @@ def create_app(
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         sweeper = asyncio.ensure_future(expiring())
+        tables.start()
         try:
             yield
         finally:

@@ -54,6 +54,11 @@ SPARE_FILES = 64
 #: twenty a minute would be of no use; it is rotated as any access log is.
 LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio"]
 _TOKEN = re.compile(r"(token=)[^&\s]*", re.IGNORECASE)
+#: The most server processes ``--workers`` starts.
+MAX_WORKERS = 64
+#: A server process that stops sooner than this after it started is not started again
+#: at once (it would stop again: the store is unreachable, say); the next waits this long.
+RESTART_SECONDS = 2.0
 
 
 def default_db() -> Path:
@@ -75,9 +80,18 @@ def add_serve(commands: Any) -> None:
     )
     serve.add_argument(
         "--db",
-        type=Path,
         default=None,
-        help=f"the SQLite file games are kept in (default {default_db()})",
+        help="where games are kept: a SQLite file, or a PostgreSQL database as "
+        "postgresql://USER:PASSWORD@HOST:PORT/NAME, which several servers may share "
+        f"(default {default_db()})",
+    )
+    serve.add_argument(
+        "--workers",
+        type=_workers,
+        default=1,
+        metavar="N",
+        help="server processes taking connections on the port, all keeping their games in "
+        "--db; one that stops is started again (default 1)",
     )
     serve.add_argument(
         "--trusted-proxies",
@@ -119,6 +133,14 @@ def add_serve(commands: Any) -> None:
 def _port(text: str) -> int:
     if not text.isdigit() or not 0 <= int(text) <= 65535:
         raise argparse.ArgumentTypeError(f"{quote(text, 20)} is not a port number (0 to 65535)")
+    return int(text)
+
+
+def _workers(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_WORKERS:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number from 1 to {MAX_WORKERS}, not {quote(text, 20)}"
+        )
     return int(text)
 
 
@@ -313,34 +335,68 @@ def _listen(host: str, port: int) -> socket.socket:
     )
 
 
+@attrs.frozen
+class Settings:
+    """What each server process is started with (sent to it whole)."""
+
+    db: str
+    limits: Limits
+    trusted: tuple[str, ...]
+    backlog: int
+
+
 def serve_command(args: argparse.Namespace) -> int:
     """Serve until interrupted; the address is printed once the server listens."""
     limits = limits_of(args)
     try:
-        import uvicorn  # noqa: PLC0415 - the optional extra, needed by this command only
+        import uvicorn  # noqa: F401, PLC0415 - the optional extra, needed by this command only
 
-        from .app import create_app  # noqa: PLC0415 - it imports the extra
-        from .connections import limited_protocol  # noqa: PLC0415 - so does this
+        from . import app  # noqa: F401, PLC0415 - it imports the extra
+        from .store import open_store  # noqa: PLC0415 - beside it
     except ImportError as exc:
         raise OriflammeError(
             f"oriflamme serve needs the web extra ({exc.name} is missing): "
             "pip install 'oriflamme[web]'"
         ) from exc
     fitted = fit_open_files(limits)
-    limits = fitted.limits
-    db = args.db if args.db is not None else default_db()
-    app = create_app(db, limits=limits)
+    db = args.db if args.db is not None else str(default_db())
+    # Opened once here, so that a store that cannot be used is said once, and is set up
+    # (or brought up to date) once before the server processes start.
+    store = open_store(db)
+    shown = store.name
+    store.close()
     try:
         listening = _listen(args.host, args.port)
     except OSError as exc:
         raise OriflammeError(f"cannot listen on {args.host}:{args.port}: {exc.strerror}") from exc
     host, port = listening.getsockname()[:2]
-    shown = f"[{host}]" if ":" in host else host
-    print(f"oriflamme: playing at http://{shown}:{port}/ (games kept in {db}); Ctrl+C stops")
+    address = f"[{host}]" if ":" in host else host
+    processes = f"; {args.workers} server processes" if args.workers > 1 else ""
+    print(
+        f"oriflamme: playing at http://{address}:{port}/ (games kept in {shown}{processes}); "
+        "Ctrl+C stops"
+    )
     sys.stdout.flush()
     if fitted.lowered is not None:
         print(fitted.lowered, file=sys.stderr, flush=True)
-    trusted = list(args.trusted_proxies)
+    settings = Settings(db, fitted.limits, tuple(args.trusted_proxies), fitted.backlog)
+    if args.workers == 1:
+        _serve(settings, listening)
+    else:
+        _supervise(settings, listening, args.workers)
+    return 0
+
+
+def _serve(settings: Settings, listening: socket.socket) -> None:
+    """One server process: the app on uvicorn, taking connections on ``listening``."""
+    import uvicorn  # noqa: PLC0415 - the optional extra
+
+    from .app import create_app  # noqa: PLC0415 - it imports the extra
+    from .connections import limited_protocol  # noqa: PLC0415 - so does this
+
+    limits = settings.limits
+    trusted = list(settings.trusted)
+    app = create_app(settings.db, limits=limits)
     config = uvicorn.Config(
         app,
         http=limited_protocol(limits, trusted),
@@ -350,7 +406,7 @@ def serve_command(args: argparse.Namespace) -> int:
         ws_per_message_deflate=False,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
         timeout_graceful_shutdown=2,
-        backlog=fitted.backlog,
+        backlog=settings.backlog,
         # Without a trusted proxy, no header may say where a request comes from: the
         # rate limits count by the address the connection comes from.
         proxy_headers=bool(trusted),
@@ -359,4 +415,69 @@ def serve_command(args: argparse.Namespace) -> int:
     )
     with _server_logs(limits.log_per_minute):
         uvicorn.Server(config).run(sockets=[listening])
-    return 0
+
+
+def _worker(settings: Settings, listening: socket.socket) -> None:
+    """A server process started by :func:`_supervise` (Ctrl+C reaches it too: it stops
+    as a lone server does)."""
+    with contextlib.suppress(KeyboardInterrupt):
+        try:
+            _serve(settings, listening)
+        except OriflammeError as exc:
+            print(f"oriflamme serve: {exc}", file=sys.stderr, flush=True)
+            sys.exit(1)
+
+
+def _supervise(settings: Settings, listening: socket.socket, count: int) -> None:
+    """``count`` server processes sharing ``listening`` (the system hands each new
+    connection to one of them) and the store; one that stops, killed or failing, is
+    started again. Stops them all on Ctrl+C or SIGTERM."""
+    import multiprocessing  # noqa: PLC0415 - only for several processes
+    import multiprocessing.connection  # noqa: PLC0415
+    import signal  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    # Spawned, not forked: each starts its own threads and event loop from nothing.
+    context = multiprocessing.get_context("spawn")
+    stopping = False
+
+    def stop(signum: int, frame: object) -> None:
+        nonlocal stopping
+        stopping = True
+
+    def start() -> Any:
+        process = context.Process(target=_worker, args=(settings, listening), daemon=False)
+        process.start()
+        return process, time.monotonic()
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    running = [start() for _ in range(count)]
+    try:
+        while not stopping:
+            try:
+                multiprocessing.connection.wait([p.sentinel for p, _ in running], 0.5)
+            except KeyboardInterrupt:
+                break
+            for index, (process, since) in enumerate(running):
+                if process.is_alive() or stopping:
+                    continue
+                print(
+                    f"oriflamme: a server process stopped (exit code {process.exitcode}); "
+                    "starting another",
+                    file=sys.stderr,
+                    flush=True,
+                )
+                if time.monotonic() - since < RESTART_SECONDS:
+                    time.sleep(RESTART_SECONDS)
+                running[index] = start()
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+        for process, _ in running:
+            if process.is_alive():
+                process.terminate()  # uvicorn stops gracefully on SIGTERM
+        deadline = time.monotonic() + 10
+        for process, _ in running:
+            process.join(max(0.0, deadline - time.monotonic()))
+            if process.is_alive():
+                process.kill()
+                process.join()

@@ -1,29 +1,32 @@
-"""Games kept in a SQLite file, so that nothing answered is ever lost.
+"""Where the server keeps its games: one interface, :class:`Store`, over SQLite (a file,
+the default: :mod:`.sqlite`) or PostgreSQL (a server several server processes and hosts
+share: :mod:`.postgres`); :func:`open_store` picks one from ``--db``.
 
 Each game is its creation request, the engine's JSON save at the start, a later save
 (written every :data:`SAVE_EVERY` answers and at the game's end), and every answer in
 order. An answer is written in its own transaction before anyone is told of it, so a
 server killed at any moment (even with ``kill -9``) comes back with every answer it
 confirmed: the game is the last save with the answers after it played again (the
-engine is deterministic). The file is in WAL mode with ``synchronous=NORMAL``: a
-commit survives the process dying; only a power cut may lose the last few.
+engine is deterministic). An answer is kept only at the step it follows, so when two
+server processes answer the same step at once, one answer is kept and the other is
+:class:`Stale`.
 
-The file is created readable by its owner only (it holds seeds and saves). A seat's
-secret token is never stored: only its SHA-256, compared in constant time; nor is the
-creator's (from which every seat's token is made, see :func:`seat_token`).
+A seat's secret token is never stored: only its SHA-256, compared in constant time; nor
+is the creator's (from which every seat's token is made, see :func:`seat_token`).
+
+Several processes may share one store. Each is told of the answers the others write
+(:meth:`Store.listen`), and the bots of a game are run by one process at a time: the
+one holding the game's *lease* (:meth:`Store.claim_bots`), which it renews while they
+play; a process that dies lets its lease lapse, and another takes the game's bots on.
 """
 
 from __future__ import annotations
 
+import abc
 import base64
-import contextlib
 import hashlib
 import hmac
-import json
-import os
-import sqlite3
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -31,58 +34,23 @@ import attrs
 
 from oriflamme import OriflammeError
 
-#: The layout of the file. A file of layout 1 is brought up to date when opened; a
-#: file of a later layout (a newer server's) is refused, not changed.
-LAYOUT = 2
+#: The layout of the tables. A store of an earlier layout is brought up to date when
+#: opened; one of a later layout (a newer server's) is refused, not changed.
+LAYOUT = 3
 #: A game's save is written again after this many answers (and at its end); between
 #: saves only the answers are written, and a game is read back by playing them again.
 SAVE_EVERY = 16
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS games (
-    id TEXT PRIMARY KEY,
-    created REAL NOT NULL,
-    updated REAL NOT NULL,
-    request TEXT NOT NULL,
-    initial TEXT NOT NULL,
-    save TEXT NOT NULL,
-    step INTEGER NOT NULL,
-    over INTEGER NOT NULL,
-    creator_hash TEXT,
-    save_step INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
-CREATE TABLE IF NOT EXISTS seats (
-    game TEXT NOT NULL REFERENCES games(id),
-    family TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    token_hash TEXT,
-    PRIMARY KEY (game, family)
-);
-CREATE TABLE IF NOT EXISTS answers (
-    game TEXT NOT NULL REFERENCES games(id),
-    step INTEGER NOT NULL,
-    family TEXT NOT NULL,
-    answer TEXT NOT NULL,
-    PRIMARY KEY (game, step)
-);
-"""
-
-# Layout 1 had no creator's link and saved after every answer.
-_FROM_1 = """
-ALTER TABLE games ADD COLUMN creator_hash TEXT;
-ALTER TABLE games ADD COLUMN save_step INTEGER NOT NULL DEFAULT 0;
-UPDATE games SET save_step = step;
-CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
-"""
+#: Calls a server process makes to a store on another machine at once (each waits in a
+#: thread of its own, on a connection of its own).
+POOL_SIZE = 8
 
 
 class StoreError(OriflammeError):
-    """The games file cannot be opened, read or written; the message names it."""
+    """The store cannot be opened, read or written; the message names it."""
 
 
 class Stale(StoreError):
-    """An answer to a game that has moved on in the file (or is not there): not kept."""
+    """An answer to a game that has moved on in the store (or is not there): not kept."""
 
 
 def token_hash(token: str) -> str:
@@ -107,7 +75,7 @@ class Seat:
 
 @attrs.frozen
 class StoredGame:
-    """One game as the file holds it: its last save, made after ``save_step``
+    """One game as the store holds it: its last save, made after ``save_step``
     answers, and ``later``, the answers after it (family, answer as JSON values)."""
 
     id: str
@@ -122,68 +90,20 @@ class StoredGame:
     later: tuple[tuple[str, Any], ...] = ()
 
 
-class Store:
-    """The games file. Use it from one thread at a time: the server's event loop (it
-    may be made in another, before the server starts)."""
+class Store(abc.ABC):
+    """The games of a server, kept so that nothing answered is ever lost. Its methods
+    may be called from any thread; ``remote`` says whether they wait on a network
+    (the server then calls them off its event loop)."""
 
-    def __init__(self, path: Path | str) -> None:
-        self.path = Path(path)
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            _create_private(self.path)
-            self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-            self._setup()
-            # Only once it is known to be a games file: another file is left as it was.
-            for each in (self.path, *(Path(f"{self.path}{end}") for end in ("-wal", "-shm"))):
-                if each.exists():
-                    each.chmod(0o600)
-        except (OSError, sqlite3.Error) as exc:
-            raise StoreError(f"cannot use {self.path} as the games file: {exc}") from exc
+    #: Whether a call waits on another machine (or process) to answer.
+    remote = False
+    #: How the store is named in messages and logs (never a password).
+    name = ""
 
-    def _setup(self) -> None:
-        db = self._db
-        layout = db.execute("PRAGMA user_version").fetchone()[0]
-        tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-        if layout not in (0, 1, LAYOUT) or (layout == 0 and tables):
-            raise StoreError(
-                f"{self.path} is not a games file of this version "
-                f"(layout {layout}, expected {LAYOUT}); give another --db"
-            )
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.execute("PRAGMA foreign_keys=ON")
-        if layout == 0:
-            db.executescript(f"BEGIN; {_SCHEMA} PRAGMA user_version={LAYOUT}; COMMIT;")
-        elif layout == 1:
-            db.executescript(f"BEGIN; {_FROM_1} PRAGMA user_version={LAYOUT}; COMMIT;")
+    @abc.abstractmethod
+    def close(self) -> None: ...
 
-    def close(self) -> None:
-        self._db.close()
-
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> None:
-        """Run ``statements`` in one transaction: all of them are kept, or none (each
-        must change a row: an answer to a game that has moved on is not kept)."""
-        with self._transaction() as db:
-            for sql, values in statements:
-                if db.execute(sql, values).rowcount != 1:
-                    raise Stale(f"{self.path} does not hold that game at that step")
-
-    @contextlib.contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Connection]:
-        """The file, in one transaction: committed at the end, rolled back on any
-        failure; a failure of the file's is a :class:`StoreError` naming it."""
-        db = self._db
-        try:
-            db.execute("BEGIN IMMEDIATE")
-            try:
-                yield db
-            except BaseException:
-                db.execute("ROLLBACK")
-                raise
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot write to {self.path}: {exc}") from exc
-
+    @abc.abstractmethod
     def create(
         self,
         game_id: str,
@@ -191,117 +111,86 @@ class Store:
         initial: str,
         seats: list[Seat],
         creator_hash: str | None = None,
+        *,
+        bots_due: bool = False,
     ) -> None:
-        now = time.time()
-        statements: list[tuple[str, tuple[Any, ...]]] = [
-            (
-                "INSERT INTO games (id, created, updated, request, initial, save, step, over, "
-                "creator_hash, save_step) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, 0)",
-                (game_id, now, now, json.dumps(request), initial, initial, creator_hash),
-            )
-        ]
-        statements += [
-            ("INSERT INTO seats VALUES (?, ?, ?, ?)", (game_id, s.family, s.kind, s.token_hash))
-            for s in seats
-        ]
-        self._write(statements)
+        """Keeps a new game; ``bots_due``: a bot is to answer first (see :meth:`due`)."""
 
+    @abc.abstractmethod
     def record(
-        self, game_id: str, step: int, family: str, answer: str, save: str | None, *, over: bool
+        self,
+        game_id: str,
+        step: int,
+        family: str,
+        answer: str,
+        save: str | None,
+        *,
+        over: bool,
+        bots_due: bool = False,
     ) -> None:
         """Answer number ``step`` (from 1), with the save it leads to if given, in one
-        transaction."""
-        if save is None:
-            update: tuple[str, tuple[Any, ...]] = (
-                "UPDATE games SET step = ?, over = ?, updated = ? WHERE id = ? AND step = ?",
-                (step, int(over), time.time(), game_id, step - 1),
-            )
-        else:
-            update = (
-                "UPDATE games SET save = ?, save_step = ?, step = ?, over = ?, updated = ? "
-                "WHERE id = ? AND step = ?",
-                (save, step, step, int(over), time.time(), game_id, step - 1),
-            )
-        self._write(
-            [update, ("INSERT INTO answers VALUES (?, ?, ?, ?)", (game_id, step, family, answer))]
-        )
+        transaction, and every listener told of it once it is kept. :class:`Stale` if
+        the game is not at step ``step - 1``: nothing is kept. ``bots_due``: a bot is
+        to answer next."""
 
+    @abc.abstractmethod
     def count(self) -> int:
-        """How many games the file holds."""
-        try:
-            found: int = self._db.execute("SELECT count(*) FROM games").fetchone()[0]
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from exc
-        return found
+        """How many games are kept."""
 
+    @abc.abstractmethod
     def expire(self, finished_before: float, abandoned_before: float) -> list[str]:
         """Deletes the games finished with no answer since ``finished_before``, and the
         unfinished ones with none since ``abandoned_before`` (times as ``time.time()``):
         their ids."""
-        with self._transaction() as db:
-            gone = [
-                row[0]
-                for row in db.execute(
-                    "SELECT id FROM games WHERE (over AND updated < ?) "
-                    "OR (NOT over AND updated < ?)",
-                    (finished_before, abandoned_before),
-                )
-            ]
-            for table in ("answers", "seats"):
-                db.executemany(f"DELETE FROM {table} WHERE game = ?", [(g,) for g in gone])
-            db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
-        return gone
 
-    def load(self, game_id: str) -> StoredGame | None:
+    @abc.abstractmethod
+    def load(self, game_id: str) -> StoredGame | None: ...
+
+    @abc.abstractmethod
+    def answers(
+        self, game_id: str, upto: int | None = None, after: int = 0
+    ) -> list[tuple[str, Any]]:
+        """A game's answers after the first ``after`` up to number ``upto`` (None: the
+        last): (family, answer as JSON values)."""
+
+    @abc.abstractmethod
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        """Takes (or renews) the lease on a game's bots for ``owner`` for ``seconds``:
+        whether it is ``owner``'s (no other owner holds an unexpired one)."""
+
+    @abc.abstractmethod
+    def release_bots(self, game_id: str, owner: str) -> None:
+        """Gives the lease up, if ``owner`` holds it."""
+
+    @abc.abstractmethod
+    def due(self, limit: int) -> list[str]:
+        """Up to ``limit`` games kept with ``bots_due`` whose bots' lease is free or
+        lapsed: the process that ran their bots stopped or died."""
+
+    @abc.abstractmethod
+    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
+        """Calls ``heard(game_id, step)`` (from another thread) after answers are kept,
+        by this process or another one sharing the store; returns what stops it.
+        A game may be heard of more than once, or at a step it has passed already;
+        ``heard("", 0)`` says that news may have been missed (any game may have moved)."""
+
+
+def open_store(db: Path | str) -> Store:
+    """The store ``db`` names: a ``postgresql://`` URL (the optional extra
+    ``oriflamme[postgres]``), else the path of a SQLite file."""
+    text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
         try:
-            row = self._db.execute(
-                "SELECT request, initial, save, step, over, creator_hash, save_step "
-                "FROM games WHERE id = ?",
-                (game_id,),
-            ).fetchone()
-            if row is None:
-                return None
-            seats = self._db.execute(
-                "SELECT family, kind, token_hash FROM seats WHERE game = ?", (game_id,)
-            ).fetchall()
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from exc
-        request, initial, save, step, over, creator_hash, save_step = row
-        return StoredGame(
-            game_id,
-            json.loads(request),
-            initial,
-            save,
-            step,
-            bool(over),
-            tuple(Seat(*seat) for seat in seats),
-            creator_hash,
-            save_step,
-            tuple(self.answers(game_id, step, after=save_step)),
-        )
+            from .postgres import PostgresStore  # noqa: PLC0415 - the optional extra
+        except ImportError as exc:
+            raise StoreError(
+                f"a PostgreSQL --db needs the postgres extra ({exc.name} is missing): "
+                "pip install 'oriflamme[postgres]'"
+            ) from exc
+        return PostgresStore(text)
+    from .sqlite import SQLiteStore  # noqa: PLC0415 - one module or the other
 
-    def answers(self, game_id: str, upto: int, after: int = 0) -> list[tuple[str, Any]]:
-        """A game's answers after the first ``after`` up to number ``upto``: (family,
-        answer as JSON values)."""
-        try:
-            rows = self._db.execute(
-                "SELECT family, answer FROM answers WHERE game = ? AND step > ? AND step <= ? "
-                "ORDER BY step",
-                (game_id, after, upto),
-            ).fetchall()
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot read {self.path}: {exc}") from exc
-        return [(family, json.loads(answer)) for family, answer in rows]
-
-
-def _create_private(path: Path) -> None:
-    """Creates ``path``, if there is none, readable and writable by its owner only
-    (SQLite gives its journal files the same permissions)."""
-    try:
-        descriptor = os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return
-    os.close(descriptor)
+    return SQLiteStore(Path(db))
 
 
 def seat_of(seats: tuple[Seat, ...], token: str) -> str | None:

@@ -16,14 +16,19 @@ ready. The story in a view is told as the game goes, a few lines an answer.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import functools
 import hmac
 import json
 import logging
+import os
 import re
 import secrets
+import socket
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Coroutine, Mapping
 from typing import Any
 
 from oriflamme import (
@@ -43,6 +48,7 @@ from .creation import Request, read_request
 from .limits import Limits
 from .players import PERSON, check_bot
 from .store import (
+    POOL_SIZE,
     SAVE_EVERY,
     Seat,
     Stale,
@@ -56,6 +62,16 @@ from .thinking import Dropped, Lane, Thinkers
 from .views import build_view
 
 log = logging.getLogger("oriflamme.web")
+
+#: Seconds a process's lease on a game's bots lasts; it is renewed while they play, so
+#: a process that dies holds up that game's bots this long at most.
+LEASE_SECONDS = 6.0
+#: Seconds between two looks for games whose bots nobody runs.
+SWEEP_SECONDS = 1.0
+#: Games taken on at most at each look.
+SWEEP_GAMES = 20
+#: Seconds before bots that failed in a game are tried again by any process.
+RETRY_SECONDS = 600.0
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The fields of a view that are the same for everyone at every step of a game: their
@@ -120,7 +136,8 @@ class Table:
         self.watchers: set[Watcher] = set()
         self.bots: asyncio.Task[None] | None = None
         self.using = 0  # requests at work on it
-        self.expired = False  # deleted from the file: kept long enough
+        self.expired = False  # deleted from the store: kept long enough
+        self.hearing = False  # catching up with an answer the store told of
         self.people = any(seat.kind == PERSON for seat in self.seats)
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
@@ -253,7 +270,9 @@ class Table:
 
 
 class Tables:
-    """Every game: the live ones in memory, all of them in the :class:`Store`."""
+    """Every game: the live ones in memory, all of them in the :class:`Store`, which
+    other server processes may share. A live game is brought up to date with the store
+    whenever it is asked for and whenever the store tells of an answer to it."""
 
     def __init__(
         self,
@@ -270,6 +289,43 @@ class Tables:
         self._registries: dict[frozenset[str], Registry] = {}
         self._games = store.count()
         self.thinkers = Thinkers(self.limits, self._plugins, entry_points=entry_points)
+        # Who holds a lease on a game's bots: this process, among every one sharing
+        # the store (on this host or another).
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        # A store on another machine is waited on off the event loop, so that a slow
+        # answer from it holds up no other table.
+        self._calls = (
+            concurrent.futures.ThreadPoolExecutor(POOL_SIZE, thread_name_prefix="oriflamme-store")
+            if store.remote
+            else None
+        )
+        self._background: set[asyncio.Task[None]] = set()
+        self._stop_listening: Callable[[], None] | None = None
+
+    async def _io(self, call: Callable[..., Any], *args: Any, **named: Any) -> Any:
+        """``call`` on the store: on the event loop if the store is a local file, else
+        in a thread of its own."""
+        if self._calls is None:
+            return call(*args, **named)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._calls, functools.partial(call, *args, **named))
+
+    def start(self) -> None:
+        """Listens for answers kept by other processes, and looks every
+        :data:`SWEEP_SECONDS` for games whose bots nobody runs (call it on the loop)."""
+        loop = asyncio.get_running_loop()
+
+        def heard(game_id: str, step: int) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed meanwhile
+                loop.call_soon_threadsafe(self._heard, game_id, step)
+
+        self._stop_listening = self.store.listen(heard)
+        self._spawn(self._sweeping())
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def registry(self, without: tuple[str, ...] = ()) -> Registry:
         """The installed plugins but ``without`` (made once for each choice)."""
@@ -289,15 +345,22 @@ class Tables:
         return [p["name"] for p in self.registry().describe() if not p["builtin"]]
 
     def close(self) -> None:
-        """Stops every bot; the games are all in the file already."""
+        """Stops every bot and all listening; the games are all in the store already
+        (a lease on bots this process held lapses, and another process takes them on)."""
+        if self._stop_listening is not None:
+            self._stop_listening()
+        for task in list(self._background):
+            task.cancel()
         for table in self._live.values():
             if table.bots is not None:
                 table.bots.cancel()
         self.thinkers.close()
+        if self._calls is not None:
+            self._calls.shutdown(wait=False, cancel_futures=True)
 
     # Making and finding games.
 
-    def create(
+    async def create(
         self, body: object, count: Callable[[], None] = lambda: None
     ) -> tuple[Table, str, dict[str, str]]:
         """A new game from a creation request: the table, the creator's token and each
@@ -311,7 +374,7 @@ class Tables:
         )
         count()
         if self._games >= self.limits.max_games:
-            self.expire()
+            await self.expire()
             if self._games >= self.limits.max_games:
                 raise Refused(
                     503,
@@ -339,21 +402,36 @@ class Tables:
         stored = StoredGame(
             game_id, request.to_dict(), save, save, 0, game.over, tuple(seats), token_hash(creator)
         )
-        self.store.create(game_id, stored.request, save, seats, stored.creator_hash)
+        table = Table(stored, game, registry)
+        await self._io(
+            self.store.create,
+            game_id,
+            stored.request,
+            save,
+            seats,
+            stored.creator_hash,
+            bots_due=_bots_due(table, game),
+        )
         self._games += 1
-        table = self._keep(Table(stored, game, registry))
+        self._keep(table)
         self.play_bots(table)
         return table, creator, tokens
 
-    def find(self, game_id: str) -> Table:
-        """The game ``game_id``, loaded from its save if need be; 404 if there is none."""
+    async def find(self, game_id: str) -> Table:
+        """The game ``game_id`` as the store has it now, loaded from its save if need
+        be; 404 if there is none."""
         table = self._live.get(game_id)
         if table is not None:
             self._live.move_to_end(game_id)
-            return table
-        stored = self.store.load(game_id) if _plausible(game_id) else None
+            await self.catch_up(table)
+            if self._live.get(game_id) is table:
+                return table
+        stored = await self._io(self.store.load, game_id) if _plausible(game_id) else None
         if stored is None:
             raise Refused(404, "there is no game with that id")
+        table = self._live.get(game_id)  # read back meanwhile by another request
+        if table is not None:
+            return table
         request = Request.from_dict(stored.request)
         registry = self.registry(request.without)
         # The server's own saves: one written before it was upgraded names the older
@@ -366,6 +444,47 @@ class Tables:
         # A server stopped while a bot was to answer: the bot answers now.
         self.play_bots(table)
         return table
+
+    async def catch_up(self, table: Table) -> None:
+        """Plays on ``table`` the answers other processes kept since its step, and
+        tells its watchers; a game that cannot be caught up is let go (it is read back
+        whole when next asked for)."""
+        async with table.lock:
+            await self._catch_up(table)
+
+    async def _catch_up(self, table: Table) -> None:
+        """As :meth:`catch_up`, with ``table``'s lock held."""
+        later = await self._io(self.store.answers, table.id, None, after=table.step)
+        if not later:
+            return
+        try:
+            for family, answer in later:
+                table.game.answer(answer, family=family)
+                table.step += 1
+        except OriflammeError:
+            self._let_go(table.id)
+            return
+        self._announce(table)
+
+    def _heard(self, game_id: str, step: int) -> None:
+        """The store told of an answer at ``step`` (by this process or another)."""
+        if game_id:
+            table = self._live.get(game_id)
+            behind = [table] if table is not None and table.step < step else []
+        else:
+            behind = list(self._live.values())
+        for table in behind:
+            if not table.hearing:
+                table.hearing = True
+                self._spawn(self._hear(table))
+
+    async def _hear(self, table: Table) -> None:
+        try:
+            await self.catch_up(table)
+        except OriflammeError as exc:
+            log.error("game %s: catching up: %s", table.id, type(exc).__name__)
+        finally:
+            table.hearing = False
 
     def links(self, table: Table, creator: str | None) -> dict[str, str]:
         """Each person's token, for the creator (whose token ``creator`` must be)."""
@@ -391,7 +510,7 @@ class Tables:
         return table
 
     def _let_go(self, game_id: str) -> None:
-        """Drops a game from memory, and any bot work for it (the file has it all);
+        """Drops a game from memory, and any bot work for it (the store has it all);
         its watchers, if any, are told (they connect again and find it read back)."""
         table = self._live.pop(game_id, None)
         if table is not None:
@@ -401,11 +520,12 @@ class Tables:
                 watcher.changed.set()
         self.thinkers.drop(game_id)
 
-    def expire(self) -> int:
+    async def expire(self) -> int:
         """Deletes the games kept long enough (see :class:`Limits`): how many."""
         now = time.time()
         day = 86_400.0
-        gone = self.store.expire(
+        gone = await self._io(
+            self.store.expire,
             now - self.limits.keep_finished_days * day,
             now - self.limits.keep_abandoned_days * day,
         )
@@ -416,7 +536,8 @@ class Tables:
                 for watcher in table.watchers:
                     watcher.changed.set()  # they find the game gone
             self._let_go(game_id)
-        self._games = max(0, self._games - len(gone))
+        # Other processes sharing the store create games too.
+        self._games = await self._io(self.store.count)
         return len(gone)
 
     # Playing.
@@ -430,7 +551,7 @@ class Tables:
         table.using += 1
         try:
             async with table.lock:
-                self._play(table, family, answer, step)
+                await self._play(table, family, answer, step)
                 view = table.view(family, language)
         finally:
             table.using -= 1
@@ -453,7 +574,9 @@ class Tables:
         if decision.family != family:
             raise Refused(409, f"it is {decision.family}'s turn, not {family}'s")
 
-    def _play(self, table: Table, family: str, answer: object, step: int) -> None:
+    async def _play(self, table: Table, family: str, answer: object, step: int) -> None:
+        """Plays and keeps one answer, with ``table``'s lock held: the game moves on
+        only once the store has it."""
         self.check_turn(table, family, step)
         game = table.game
         before = game.clone()
@@ -466,16 +589,26 @@ class Tables:
         step = table.step + 1
         save = game.to_json() if game.over or step - table.saved >= SAVE_EVERY else None
         try:
-            self.store.record(table.id, step, family, json.dumps(answer), save, over=game.over)
+            await self._io(
+                self.store.record,
+                table.id,
+                step,
+                family,
+                json.dumps(answer),
+                save,
+                over=game.over,
+                bots_due=_bots_due(table, game),
+            )
         except Stale as exc:
             table.game = before
-            # Another copy of this game moved on (it was let go and read back while
-            # this answer waited): this one is out of date.
-            if self._live.get(table.id) is table:
-                self._let_go(table.id)
-            raise Refused(409, "the game has moved on; get the view again") from exc
-        except OriflammeError:
-            table.game = before  # not written: not played
+            # Another process kept an answer at this step first (or this copy of the
+            # game was read back while this one waited): that one stands.
+            await self._catch_up(table)
+            raise Refused(
+                409, "another answer was kept at that step first; get the view again"
+            ) from exc
+        except BaseException:
+            table.game = before  # not kept: not played
             raise
         table.step = step
         if save is not None:
@@ -489,40 +622,61 @@ class Tables:
             watcher.changed.set()
 
     def play_bots(self, table: Table) -> None:
-        """Bots answer while it is their turn, in the background."""
+        """Bots answer while it is their turn, in the background, in whichever process
+        holds the game's lease on them."""
         if table.bots is None or table.bots.done():
             table.bots = asyncio.get_running_loop().create_task(self._bots(table))
 
     async def _bots(self, table: Table) -> None:
+        held = False
         try:
-            await self._bots_play(table)
+            held = await self._bots_play(table)
         except Dropped:
             pass  # the game was let go, or is over: nobody waits for these bots
         except OriflammeError as exc:
-            # The game waits; the next time it is loaded its bots try again.
+            # The game waits; its bots try again when it is next loaded, or once the
+            # lease, kept long, lapses.
             log.error("game %s: bots stopped: %s", table.id, type(exc).__name__)
+            with contextlib.suppress(OriflammeError):
+                await self._io(self.store.claim_bots, table.id, self.owner, RETRY_SECONDS)
+            held = False
+        finally:
+            if held:
+                with contextlib.suppress(OriflammeError, RuntimeError):
+                    await self._io(self.store.release_bots, table.id, self.owner)
 
-    async def _bots_play(self, table: Table) -> None:
+    async def _bots_play(self, table: Table) -> bool:
+        """Plays the bots' answers while it is their turn: whether this process took
+        the game's lease on them."""
         kinds = table.players
         seed = table.request.config.seed
         lane = Lane.PEOPLE if table.people else Lane.BOTS
+        held = False
         while True:
             decision = table.game.decision
             if decision is None or kinds[decision.family] == PERSON:
-                return
+                return held
             if not table.people and self._unwatched(table):
-                return  # paused until someone opens it again (see watch)
+                return held  # paused until someone opens it again (see watch)
+            # Taken, or renewed, for each answer: a process that died lets it lapse.
+            if not await self._io(self.store.claim_bots, table.id, self.owner, LEASE_SECONDS):
+                return held  # another process runs them, and tells of their answers
+            held = True
             family, step = decision.family, table.step
             observation = table.game.observe(family)
             # Seeded by game, family and step: a restarted server plays on the same way.
-            answer = await self.thinkers.think(
-                table.id,
-                lane,
-                kinds[family],
-                table.request.without,
-                observation,
-                f"{seed}:{family}:{step}",
-            )
+            renewing = asyncio.get_running_loop().create_task(self._renew(table.id))
+            try:
+                answer = await self.thinkers.think(
+                    table.id,
+                    lane,
+                    kinds[family],
+                    table.request.without,
+                    observation,
+                    f"{seed}:{family}:{step}",
+                )
+            finally:
+                renewing.cancel()
             if answer is None:
                 # The bot failed or took too long (a plugin's bot): the game goes on.
                 # The kind of failure was logged by the thinkers, never what it saw.
@@ -536,11 +690,40 @@ class Tables:
                 if table.step != step:
                     continue
                 try:
-                    self._play(table, family, answer, step)
-                except Refused:
+                    await self._play(table, family, answer, step)
+                except Refused as exc:
+                    if exc.status != 400:
+                        continue  # the game moved on meanwhile: look again
                     # Its answer is not legal: the first legal one is played instead.
-                    self._play(table, family, _json(decision.options[0]), step)
+                    with contextlib.suppress(Refused):
+                        await self._play(table, family, _json(decision.options[0]), step)
             self._announce(table)
+
+    async def _renew(self, game_id: str) -> None:
+        """Renews this process's lease on a game's bots while one of them thinks."""
+        while True:
+            await asyncio.sleep(LEASE_SECONDS / 3)
+            with contextlib.suppress(OriflammeError):
+                await self._io(self.store.claim_bots, game_id, self.owner, LEASE_SECONDS)
+
+    async def _sweeping(self) -> None:
+        """Every :data:`SWEEP_SECONDS`: the games waiting on bots that no process runs
+        (the one that ran them died) are taken on, and so are the bots of the games
+        watched here whose bots stopped."""
+        while True:
+            await asyncio.sleep(SWEEP_SECONDS)
+            try:
+                for game_id in await self._io(self.store.due, SWEEP_GAMES):
+                    table = self._live.get(game_id)
+                    if table is None:
+                        await self.find(game_id)  # and its bots start
+                    else:
+                        self.play_bots(table)
+                for table in list(self._live.values()):
+                    if table.watchers and not table.people:
+                        self.play_bots(table)
+            except (OriflammeError, Refused) as exc:
+                log.error("looking for bots to run: %s", type(exc).__name__)
 
     def _unwatched(self, table: Table) -> bool:
         since = table.unwatched_since
@@ -564,7 +747,7 @@ class Tables:
         """Whether ``table``'s game is no longer kept (it expired, or was let go)."""
         return self._live.get(table.id) is not table
 
-    def replay(
+    async def replay(
         self, table: Table, family: str | None, step: int, language: str = "en"
     ) -> dict[str, Any]:
         """The view ``family`` had after ``step`` answers (in ``language``), rebuilt
@@ -572,11 +755,22 @@ class Tables:
         if not 0 <= step <= table.step:
             raise Refused(400, f"step must be a whole number from 0 to {table.step}")
         game = load_game(table.initial, registry=table.registry, allow_other_versions=True)
-        for who, answer in self.store.answers(table.id, step):
+        for who, answer in await self._io(self.store.answers, table.id, step):
             game.answer(answer, family=who)
         view = table.replay(family, game, step, language)
         view.update(answers=[], answer_texts=[], question=None, steps=table.step)
         return view
+
+
+def _bots_due(table: Table, game: Game) -> bool:
+    """Whether a bot is to answer next in a game with a person: one a process that
+    finds it so takes on (a game of bots alone plays only while watched)."""
+    decision = game.decision
+    return (
+        table.people
+        and decision is not None
+        and table.players.get(decision.family, PERSON) != PERSON
+    )
 
 
 def _json(answer: object) -> Any:

@@ -1,0 +1,330 @@
+"""Games kept on a PostgreSQL server (``serve --db postgresql://...``), which several server
+processes, on one host or many, share (see :mod:`.store`).
+
+The driver is psycopg 3, with its connection pool. An answer is kept by one statement,
+so one round trip: the game's row moves on from the step the answer follows (or nothing
+happens: :class:`Stale`), the answer is added, and every server process listening is
+told (``NOTIFY``) once it commits. A process hears of the answers with ``LISTEN`` on one
+connection of its own. Times that several hosts compare (a lease on a game's bots) are
+the database server's, so the hosts' clocks need not agree.
+
+The tables are in the schema ``oriflamme``, so the database may hold others; the
+layout is in ``oriflamme.layout``, and a server brings it up to date (under a lock, so
+several processes starting at once do it once) or refuses a newer one.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from psycopg.conninfo import conninfo_to_dict
+from psycopg_pool import ConnectionPool, PoolTimeout
+
+from .store import LAYOUT, POOL_SIZE, Seat, Stale, Store, StoredGame, StoreError
+
+#: Seconds to wait for the database server when starting, or for a free connection.
+CONNECT_SECONDS = 10.0
+#: The channel answers are announced on.
+CHANNEL = "oriflamme"
+#: Any number the database names the lock on setting the tables up by.
+_SETUP_LOCK = 0x0F1F1A33
+#: The database server's clock, in seconds as ``time.time()`` gives them.
+_NOW = "extract(epoch from clock_timestamp())"
+
+_SCHEMA = [
+    "CREATE SCHEMA IF NOT EXISTS oriflamme",
+    "CREATE TABLE oriflamme.layout (layout INTEGER NOT NULL)",
+    """CREATE TABLE oriflamme.games (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        request TEXT NOT NULL,
+        initial TEXT NOT NULL,
+        save TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        over BOOLEAN NOT NULL,
+        creator_hash TEXT,
+        save_step INTEGER NOT NULL DEFAULT 0,
+        bots_due BOOLEAN NOT NULL DEFAULT FALSE,
+        bot_owner TEXT,
+        bot_until DOUBLE PRECISION NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX games_updated ON oriflamme.games (updated)",
+    # The games waiting on a bot are few: the sweep for them reads only those.
+    "CREATE INDEX games_due ON oriflamme.games (bot_until) WHERE bots_due AND NOT over",
+    """CREATE TABLE oriflamme.seats (
+        game TEXT NOT NULL REFERENCES oriflamme.games (id) ON DELETE CASCADE,
+        family TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token_hash TEXT,
+        PRIMARY KEY (game, family)
+    )""",
+    """CREATE TABLE oriflamme.answers (
+        game TEXT NOT NULL REFERENCES oriflamme.games (id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (game, step)
+    )""",
+]
+#: The statements that bring layout N up to N + 1 (none yet: layout 3 is the first on
+#: PostgreSQL).
+_MIGRATIONS: dict[int, list[str]] = {}
+
+
+def shown(url: str) -> str:
+    """``url`` as messages and logs may show it: no password, nor any other setting."""
+    try:
+        parts = conninfo_to_dict(url)
+    except psycopg.Error:
+        return "the PostgreSQL database given"
+    user = f"{parts['user']}@" if parts.get("user") else ""
+    port = f":{parts['port']}" if parts.get("port") else ""
+    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+
+
+class PostgresStore(Store):
+    """The games on a PostgreSQL server: a pool of connections, each call taking one."""
+
+    remote = True
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.name = shown(url)
+        try:
+            self._pool = ConnectionPool(
+                url,
+                min_size=1,
+                max_size=POOL_SIZE,
+                kwargs={"autocommit": True},
+                timeout=CONNECT_SECONDS,
+                open=False,
+                name="oriflamme",
+            )
+            self._pool.open(wait=True, timeout=CONNECT_SECONDS)
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreError(f"cannot use {self.name} as the games store: {_why(exc)}") from exc
+        try:
+            self._setup()
+        except BaseException:
+            self._pool.close()
+            raise
+
+    def _setup(self) -> None:
+        try:
+            with self._pool.connection() as db, db.transaction():
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (_SETUP_LOCK,))
+                found = db.execute("SELECT to_regclass('oriflamme.layout')").fetchone()
+                layout = 0
+                if found is not None and found[0] is not None:
+                    row = db.execute("SELECT layout FROM oriflamme.layout").fetchone()
+                    layout = row[0] if row is not None else 0
+                elif db.execute("SELECT to_regclass('oriflamme.games')").fetchone() != (None,):
+                    layout = -1  # tables of ours with no layout: not ours to change
+                if layout == 0:
+                    for statement in _SCHEMA:
+                        db.execute(statement)
+                    db.execute("INSERT INTO oriflamme.layout VALUES (%s)", (LAYOUT,))
+                    return
+                if not 3 <= layout <= LAYOUT:
+                    raise StoreError(
+                        f"{self.name} holds games of another version (layout {layout}, "
+                        f"expected {LAYOUT}); give another --db"
+                    )
+                while layout < LAYOUT:
+                    for statement in _MIGRATIONS[layout]:
+                        db.execute(statement)
+                    layout += 1
+                db.execute("UPDATE oriflamme.layout SET layout = %s", (LAYOUT,))
+        except psycopg.Error as exc:
+            raise StoreError(f"cannot set up {self.name}: {_why(exc)}") from exc
+
+    def close(self) -> None:
+        self._pool.close()
+
+    def _run(self, sql: str, values: tuple[Any, ...] = ()) -> list[Any]:
+        """One statement (a transaction of its own): the rows it returns."""
+        try:
+            with self._pool.connection() as db:
+                cursor = db.execute(sql, values)
+                return cursor.fetchall() if cursor.description is not None else []
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreError(f"cannot use {self.name}: {_why(exc)}") from exc
+
+    def create(
+        self,
+        game_id: str,
+        request: dict[str, Any],
+        initial: str,
+        seats: list[Seat],
+        creator_hash: str | None = None,
+        *,
+        bots_due: bool = False,
+    ) -> None:
+        try:
+            with self._pool.connection() as db, db.transaction():
+                db.execute(
+                    "INSERT INTO oriflamme.games (id, created, updated, request, initial, save, "
+                    "step, over, creator_hash, save_step, bots_due) "
+                    f"VALUES (%s, {_NOW}, {_NOW}, %s, %s, %s, 0, FALSE, %s, 0, %s)",
+                    (game_id, json.dumps(request), initial, initial, creator_hash, bots_due),
+                )
+                with db.cursor() as cursor:
+                    cursor.executemany(
+                        "INSERT INTO oriflamme.seats VALUES (%s, %s, %s, %s)",
+                        [(game_id, s.family, s.kind, s.token_hash) for s in seats],
+                    )
+        except (psycopg.Error, PoolTimeout) as exc:
+            raise StoreError(f"cannot write to {self.name}: {_why(exc)}") from exc
+
+    def record(
+        self,
+        game_id: str,
+        step: int,
+        family: str,
+        answer: str,
+        save: str | None,
+        *,
+        over: bool,
+        bots_due: bool = False,
+    ) -> None:
+        # A game no bot is due in has no lease: the process that ran its bots may have
+        # not given it up yet, and the next bot's turn must not wait for it to.
+        lease = "" if bots_due else ", bot_owner = NULL, bot_until = 0"
+        saving = "" if save is None else ", save = %(save)s, save_step = %(step)s"
+        # One statement: the game moves on only from the step the answer follows, the
+        # answer is added only if it did, and the news is sent only if both were.
+        kept = self._run(
+            "WITH moved AS (UPDATE oriflamme.games SET step = %(step)s, over = %(over)s, "
+            f"updated = {_NOW}, bots_due = %(due)s{lease}{saving} "
+            "WHERE id = %(id)s AND step = %(step)s - 1 RETURNING id), "
+            "added AS (INSERT INTO oriflamme.answers "
+            "SELECT id, %(step)s, %(family)s, %(answer)s FROM moved RETURNING game) "
+            "SELECT pg_notify(%(channel)s, game || ' ' || %(step)s) FROM added",
+            {  # type: ignore[arg-type]
+                "step": step,
+                "over": over,
+                "due": bots_due,
+                "save": save,
+                "id": game_id,
+                "family": family,
+                "answer": answer,
+                "channel": CHANNEL,
+            },
+        )
+        if not kept:
+            raise Stale(f"{self.name} does not hold that game at that step")
+
+    def count(self) -> int:
+        found: int = self._run("SELECT count(*) FROM oriflamme.games")[0][0]
+        return found
+
+    def expire(self, finished_before: float, abandoned_before: float) -> list[str]:
+        rows = self._run(
+            "DELETE FROM oriflamme.games WHERE (over AND updated < %s) "
+            "OR (NOT over AND updated < %s) RETURNING id",
+            (finished_before, abandoned_before),
+        )
+        return [row[0] for row in rows]
+
+    def load(self, game_id: str) -> StoredGame | None:
+        rows = self._run(
+            "SELECT request, initial, save, step, over, creator_hash, save_step "
+            "FROM oriflamme.games WHERE id = %s",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        request, initial, save, step, over, creator_hash, save_step = rows[0]
+        seats = self._run(
+            "SELECT family, kind, token_hash FROM oriflamme.seats WHERE game = %s", (game_id,)
+        )
+        # Answers are only ever added: those up to the row's step are the row's.
+        later = self.answers(game_id, step, after=save_step)
+        if len(later) != step - save_step:  # expired meanwhile
+            return None
+        return StoredGame(
+            game_id,
+            json.loads(request),
+            initial,
+            save,
+            step,
+            bool(over),
+            tuple(Seat(*seat) for seat in seats),
+            creator_hash,
+            save_step,
+            tuple(later),
+        )
+
+    def answers(
+        self, game_id: str, upto: int | None = None, after: int = 0
+    ) -> list[tuple[str, Any]]:
+        rows = self._run(
+            "SELECT family, answer FROM oriflamme.answers "
+            "WHERE game = %s AND step > %s AND step <= %s ORDER BY step",
+            (game_id, after, 2**31 - 1 if upto is None else upto),
+        )
+        return [(family, json.loads(answer)) for family, answer in rows]
+
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        rows = self._run(
+            f"UPDATE oriflamme.games SET bot_owner = %s, bot_until = {_NOW} + %s "
+            f"WHERE id = %s AND (bot_owner IS NULL OR bot_owner = %s OR bot_until < {_NOW}) "
+            "RETURNING id",
+            (owner, seconds, game_id, owner),
+        )
+        return bool(rows)
+
+    def release_bots(self, game_id: str, owner: str) -> None:
+        self._run(
+            "UPDATE oriflamme.games SET bot_owner = NULL, bot_until = 0 "
+            "WHERE id = %s AND bot_owner = %s",
+            (game_id, owner),
+        )
+
+    def due(self, limit: int) -> list[str]:
+        rows = self._run(
+            f"SELECT id FROM oriflamme.games WHERE bots_due AND NOT over AND bot_until < {_NOW} "
+            "LIMIT %s",
+            (limit,),
+        )
+        return [row[0] for row in rows]
+
+    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
+        stop = threading.Event()
+
+        def hear() -> None:
+            while not stop.is_set():
+                try:
+                    with psycopg.connect(
+                        self.url, autocommit=True, connect_timeout=int(CONNECT_SECONDS)
+                    ) as db:
+                        db.execute(f"LISTEN {CHANNEL}")
+                        # Whatever was said while not listening is lost: anything may
+                        # have changed.
+                        heard("", 0)
+                        while not stop.is_set():
+                            for note in db.notifies(timeout=0.5):
+                                game_id, _, step = note.payload.partition(" ")
+                                heard(game_id, int(step))
+                except psycopg.Error:
+                    stop.wait(1.0)  # the database server restarted: listen again
+
+        thread = threading.Thread(target=hear, name="oriflamme-store-listen", daemon=True)
+        thread.start()
+
+        def stopping() -> None:
+            stop.set()
+            thread.join(5)
+
+        return stopping
+
+
+def _why(exc: BaseException) -> str:
+    """The first line of a driver's message (the rest may quote a statement)."""
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
