@@ -1,7 +1,7 @@
 """The JSON API of docs/web.md, as a contract, against a real server on 127.0.0.1.
 
 Each test talks HTTP (and websockets) over loopback to uvicorn serving the app, its
-games in a SQLite file under a temporary folder.
+games in a SQLite file under a temporary folder, and again in a PostgreSQL database.
 """
 
 from __future__ import annotations
@@ -16,14 +16,14 @@ import oriflamme_house_rules
 import pytest
 from websockets.sync.client import connect
 
-from .web_server import answer, call, get, post, server_thread, watch
+from .web_server import STORES, answer, call, fresh_db, get, post, server_thread, watch
 
 SEED = 7
 
 
-@pytest.fixture(scope="module")
-def url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("web") / "games.sqlite3"
+@pytest.fixture(scope="module", params=STORES)
+def url(tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest) -> Iterator[str]:
+    db = fresh_db(request, tmp_path_factory.mktemp("web"), "api")
     with server_thread(db, {"house_rules": oriflamme_house_rules}) as found:
         yield found
 

@@ -1,9 +1,12 @@
 """No response and no websocket frame shows a seat what it may not see.
 
-Seeded games are played to the end through the API of a real server. After every
-answer, every seat's view and the spectator's are fetched, and each is checked twice:
+Seeded games are played to the end through the API of two real servers sharing one
+store (a SQLite file; a PostgreSQL database), as a site of several server processes
+runs: each seat watches on one server and asks for its view on the other, and the
+answers go to either. After every answer, every seat's view and the spectator's are
+fetched, and each is checked twice:
 
-- against the truth (the game's save, read from the server's SQLite file): every card
+- against the truth (the game's save, read from the store): every card
   whose key a view shows is the seat's own or has been seen by all, and a seat's hand
   and set-aside hold only its own cards;
 - against other deals: the view must be exactly the one a game dealt differently,
@@ -20,18 +23,17 @@ import contextlib
 import json
 import os
 import random
-import sqlite3
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from oriflamme import Game, Registry
 from oriflamme.saves import load
+from oriflamme.web.store import open_store
 from oriflamme.web.views import build_view
 
-from .web_server import Frames, answer, get, post, server_thread, watch
+from .web_server import STORES, Frames, answer, fresh_db, get, post, server_thread, watch
 
 GAMES = int(os.environ.get("ORIFLAMME_LEAK_GAMES", "8"))
 SEED = int(os.environ.get("ORIFLAMME_LEAK_SEED", "2026"))
@@ -45,11 +47,14 @@ CHOICES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, Path]]:
-    db = tmp_path_factory.mktemp("leaks") / "games.sqlite3"
-    with server_thread(db) as url:
-        yield url, db
+@pytest.fixture(scope="module", params=STORES)
+def server(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[tuple[list[str], str]]:
+    """Two servers on one store: their URLs, and the store."""
+    db = fresh_db(request, tmp_path_factory.mktemp("leaks"), "leaks")
+    with server_thread(db) as one, server_thread(db) as other:
+        yield [one, other], db
 
 
 def cards_in(view: dict[str, Any]) -> Iterator[dict[str, Any]]:
@@ -109,8 +114,9 @@ def drain(socket: Frames, last: int) -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("number", range(GAMES))
-def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: int) -> None:
-    url, db = server
+def test_no_view_or_frame_shows_a_hidden_card(server: tuple[list[str], str], number: int) -> None:
+    urls, db = server
+    url = urls[number % 2]
     seed = SEED + number
     print(f"game seed {seed}")
     rng = random.Random(seed)
@@ -119,15 +125,19 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
     assert status == 201, made
     game, tokens = made["id"], made["seats"]
     watchers: dict[str | None, str | None] = {None: None, **tokens}
+    # Each seat watches on one server and asks on the other.
+    where = {seat: urls[index % 2] for index, seat in enumerate(watchers)}
     seen: dict[tuple[str | None, int], dict[str, Any]] = {}
     with contextlib.ExitStack() as stack:
         sockets = {
-            seat: stack.enter_context(watch(url, game, token)) for seat, token in watchers.items()
+            seat: stack.enter_context(watch(where[seat], game, token))
+            for seat, token in watchers.items()
         }
         while True:
             views = {}
             for seat, token in watchers.items():
-                status, view = get(f"{url}/api/games/{game}", token)
+                other = urls[1] if where[seat] == urls[0] else urls[0]
+                status, view = get(f"{other}/api/games/{game}", token)
                 assert status == 200
                 views[seat] = view
             step = views[None]["step"]
@@ -144,7 +154,8 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
             if not asked:
                 continue  # a bot's turn
             (family,) = asked
-            answer(url, game, tokens[family], rng.choice(views[family]["answers"]), step)
+            to = urls[step % 2]
+            answer(to, game, tokens[family], rng.choice(views[family]["answers"]), step)
         final = views[None]["step"]
         for seat, socket in sockets.items():
             for frame in drain(socket, final):
@@ -155,15 +166,16 @@ def test_no_view_or_frame_shows_a_hidden_card(server: tuple[str, Path], number: 
                     check_against_truth(frame, replayed(db, game, frame["step"], registry), seat)
 
 
-def replayed(db: Path, game: str, step: int, registry: Registry) -> Game:
+def replayed(db: str, game: str, step: int, registry: Registry) -> Game:
     """The game after ``step`` answers, from its first save and its answers."""
-    with sqlite3.connect(db) as found:
-        initial = found.execute("SELECT initial FROM games WHERE id = ?", (game,)).fetchone()[0]
-        answers = found.execute(
-            "SELECT family, answer FROM answers WHERE game = ? AND step <= ? ORDER BY step",
-            (game, step),
-        ).fetchall()
-    played = load(initial, registry=registry)
+    store = open_store(db)
+    try:
+        kept = store.load(game)
+        assert kept is not None
+        answers = store.answers(game, step)
+    finally:
+        store.close()
+    played = load(kept.initial, registry=registry)
     for family, given in answers:
-        played.answer(json.loads(given), family=family)
+        played.answer(given, family=family)
     return played

@@ -1,6 +1,7 @@
 """A real server for the web tests: uvicorn on 127.0.0.1 (a free port), its games in a
-SQLite file, in a thread of the test process or as ``oriflamme serve`` in a process of
-its own (to be killed); and a small HTTP client over loopback.
+SQLite file or a PostgreSQL database (a throwaway cluster, see tests/postgres.py), in a
+thread of the test process or as ``oriflamme serve`` in a process of its own (to be
+killed); and a small HTTP client over loopback.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ import contextlib
 import json
 import os
 import re
+import secrets
 import signal
 import socket
 import subprocess
@@ -21,6 +23,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -41,9 +44,24 @@ TEST_LIMITS = Limits(
 )
 
 
+#: The stores a server keeps its games in, as the tests name them (``--db``: a file, or
+#: a ``postgresql://`` URL).
+STORES = ["sqlite", "postgresql"]
+
+
+def fresh_db(request: pytest.FixtureRequest, folder: Path, name: str) -> str:
+    """An empty store of the kind ``request.param`` names (one of :data:`STORES`):
+    a new file in ``folder``, or a new database on the session's PostgreSQL cluster."""
+    if request.param == "postgresql":
+        cluster = request.getfixturevalue("postgres")
+        found: str = cluster.database(f"{name}_{secrets.token_hex(4)}")
+        return found
+    return str(folder / f"{name}.sqlite3")
+
+
 @contextlib.contextmanager
 def server_thread(
-    db: Path, plugins: dict[str, object] | None = None, limits: Limits | None = None
+    db: Path | str, plugins: dict[str, object] | None = None, limits: Limits | None = None
 ) -> Iterator[str]:
     """The app served by uvicorn in a thread; yields its base URL (no trailing slash).
 
@@ -77,7 +95,7 @@ def server_thread(
 
 @contextlib.contextmanager
 def server_process(
-    db: Path, args: list[str] | tuple[str, ...] = ()
+    db: Path | str, args: list[str] | tuple[str, ...] = ()
 ) -> Iterator[tuple[str, subprocess.Popen[str]]]:
     """``oriflamme serve --port 0 --db DB`` (and ``args``, more options) in a process of
     its own; yields its base URL (read from the line it prints) and the process, killed
