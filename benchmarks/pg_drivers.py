@@ -13,8 +13,10 @@ Drivers: psycopg 3 async (``AsyncConnectionPool``), psycopg 3 sync (``Connection
 called from threads) and asyncpg (its pool) when installed (it is not a dependency of
 the project: ``pip install asyncpg`` to measure it). Each pool holds one connection a
 client, opened before the clock starts. Prints, for each driver and phase, transactions
-a second, latency (p50, p95), and the CPU this process used per 1,000 transactions: the
-server would run its driver in its own process beside PostgreSQL, on the same cores.
+a second, latency (p50, p95), and CPU seconds per 1,000 transactions: this process's
+(the client: the web server would run its driver in its own process, on the same cores
+as PostgreSQL) and the cluster's (its postmaster and every child: the clients' backends,
+the idle listener's, the WAL writer...).
 
     .venv/bin/python benchmarks/pg_drivers.py --clients 8 --seconds 5
 
@@ -30,6 +32,7 @@ import importlib
 import importlib.metadata
 import importlib.util
 import json
+import os
 import random
 import statistics
 import sys
@@ -66,6 +69,8 @@ GAMES = 4
 #: A read fetches the answers after this many steps back, as a view catching up would.
 BEHIND = 5
 FAMILIES = ("red", "blue", "green", "yellow", "black")
+#: Clock ticks a second, the unit of CPU times in /proc/<pid>/stat.
+TICKS = os.sysconf("SC_CLK_TCK")
 
 # The same statements in each driver's placeholders (psycopg %s, asyncpg $n).
 UPDATE = "UPDATE games SET step = $1, updated = $2 WHERE id = $3 AND step = $4"
@@ -127,6 +132,7 @@ class Tally:
     errors: list[str] = field(default_factory=list)
     seconds: float = 0.0
     cpu: float = 0.0
+    server_cpu: float = 0.0
 
 
 class Progress:
@@ -260,12 +266,10 @@ def psycopg_threads(
         threads = [threading.Thread(target=one, args=(client,)) for client in clients]
         for thread in threads:
             thread.start()
-        cpu = time.process_time()
         until.begin()
         for thread in threads:
             thread.join()
-        tally.seconds = time.perf_counter() - until.started
-        tally.cpu = time.process_time() - cpu
+        until.finish(tally)
 
 
 # --- asyncpg --------------------------------------------------------------------------
@@ -316,15 +320,22 @@ async def asyncpg_pool(
 
 
 class Clock:
-    """The measured span: clients start together and stop at ``seconds``."""
+    """The measured span: clients start together and stop at ``seconds``.
 
-    def __init__(self, seconds: float) -> None:
+    It takes the CPU used over that span by this process and by the cluster's server
+    processes (``server``: their CPU seconds so far), pools opened before it starts.
+    """
+
+    def __init__(self, seconds: float, server: Callable[[], float]) -> None:
         self.seconds = seconds
+        self.server = server
         self.ready = threading.Event()
         self.started = 0.0
         self.end = float("inf")
+        self.cpu = (0.0, 0.0)
 
     def begin(self) -> None:
+        self.cpu = (time.process_time(), self.server())
         self.started = time.perf_counter()
         self.end = self.started + self.seconds
         self.ready.set()
@@ -332,13 +343,36 @@ class Clock:
     def over(self) -> bool:
         return time.perf_counter() >= self.end
 
+    def finish(self, tally: Tally) -> None:
+        tally.seconds = time.perf_counter() - self.started
+        tally.cpu = time.process_time() - self.cpu[0]
+        tally.server_cpu = self.server() - self.cpu[1]
+
 
 async def timed(tally: Tally, until: Clock, jobs: list[Awaitable[None]]) -> None:
-    cpu = time.process_time()
     until.begin()
     await asyncio.gather(*jobs)
-    tally.seconds = time.perf_counter() - until.started
-    tally.cpu = time.process_time() - cpu
+    until.finish(tally)
+
+
+def server_cpu(cluster: Cluster) -> Callable[[], float]:
+    """CPU seconds used so far by the cluster's postmaster and its children (Linux)."""
+    postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
+
+    def used() -> float:
+        total = 0
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                # After the command's name in parentheses: state, ppid, ... utime, stime.
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue  # a process gone meanwhile
+            pid = int(stat.parent.name)
+            if pid == postmaster or int(fields[1]) == postmaster:
+                total += int(fields[11]) + int(fields[12])
+        return total / TICKS
+
+    return used
 
 
 Runner = Callable[[str, str, Sequence[Client], Clock, Tally], None]
@@ -419,6 +453,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     problems: list[str] = []
     with Cluster() as cluster:
         url = cluster.database("bench")
+        server_used = server_cpu(cluster)
         with psycopg.connect(url, autocommit=True) as connection:
             connection.execute(SCHEMA)
             server = connection.execute("SHOW server_version").fetchone()
@@ -437,7 +472,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with psycopg.connect(url, autocommit=True) as listener:
                 listener.execute(f"LISTEN {CHANNEL}")
                 for phase in ("write", "read"):
-                    until = Clock(args.seconds)
+                    until = Clock(args.seconds, server_used)
                     tally = Tally()
                     label = f"{name}, {phase}"
                     with Progress(label, args.seconds, tally, sys.stderr):
@@ -450,13 +485,17 @@ def main(argv: Sequence[str] | None = None) -> int:
                             for problem in check(url, len(tally.latencies), listener)
                         ]
     print()
-    print(f"{'driver':<28} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'CPU s/1000':>11}")
+    print(
+        f"{'driver':<28} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'client CPU s/1000':>18} {'server CPU s/1000':>18}"
+    )
     for name, phase, tally in rows:
         count = len(tally.latencies)
         p50, p95 = percentiles(tally.latencies)
         print(
             f"{name:<28} {phase:<6} {count / tally.seconds:8.0f} {p50 * 1000:8.2f} "
-            f"{p95 * 1000:8.2f} {tally.cpu / max(count, 1) * 1000:11.3f}"
+            f"{p95 * 1000:8.2f} {tally.cpu / max(count, 1) * 1000:18.3f} "
+            f"{tally.server_cpu / max(count, 1) * 1000:18.3f}"
         )
     for name in skipped:
         print(f"skipped: {name}")
