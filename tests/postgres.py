@@ -24,6 +24,7 @@ import os
 import pwd
 import re
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -107,8 +108,8 @@ def _reachable(folder: Path) -> bool:
 class Cluster:
     """A PostgreSQL cluster of its own, running between ``__enter__`` and ``__exit__``.
 
-    ``settings`` are added to its ``postgresql.conf`` (after this module's own, so they
-    win). Each test module takes a database of its own with :meth:`database`.
+    ``settings`` are server settings (``{"max_connections": "200"}``), set after this
+    module's own, so they win. Each test module takes a database of its own with :meth:`database`.
     """
 
     def __init__(
@@ -127,7 +128,6 @@ class Cluster:
         self._names: set[str] = set()
         self._root = os.geteuid() == 0
 
-    # Paths inside the folder.
     @property
     def data(self) -> Path:
         return self._folder() / "data"
@@ -225,11 +225,17 @@ class Cluster:
         if folder is None:
             return
         try:
-            if (self.data / "postmaster.pid").exists():
-                with contextlib.suppress(subprocess.SubprocessError, OSError):
+            pidfile = self.data / "postmaster.pid"
+            if pidfile.exists():
+                try:
                     self._command(
                         "pg_ctl", "stop", "--pgdata", str(self.data), "-m", "immediate", "-w"
                     )
+                except ClusterError:
+                    # pg_ctl could not stop it: SIGQUIT is the postmaster's own immediate
+                    # shutdown, so no server outlives its folder.
+                    with contextlib.suppress(OSError, ValueError, IndexError):
+                        os.kill(int(pidfile.read_text().split()[0]), signal.SIGQUIT)
         finally:
             self.folder = None
             self._names.clear()
@@ -265,6 +271,8 @@ class Cluster:
 
     def _try_start(self) -> bool:
         """Start on :attr:`port`; ``False`` when that port was taken meanwhile."""
+        # postgresql.auto.conf is read after postgresql.conf, and is PostgreSQL's to
+        # rewrite: each attempt writes it whole, with that attempt's port.
         self._rewrite(self.data / "postgresql.auto.conf", self._settings())
         try:
             self._command(
