@@ -122,6 +122,9 @@ def server_process(
         stderr=subprocess.DEVNULL,
         text=True,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        # A session of its own: whatever it starts (its bot workers, the processes of
+        # serve --workers) is killed with it at the end.
+        start_new_session=True,
     )
     try:
         assert process.stdout is not None
@@ -141,8 +144,8 @@ def server_process(
             time.sleep(0.05)
         yield url, process
     finally:
-        if process.poll() is None:
-            process.send_signal(signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
         process.wait(TIMEOUT)
         if process.stdout is not None:
             process.stdout.close()

@@ -419,7 +419,20 @@ def _serve(settings: Settings, listening: socket.socket) -> None:
 
 def _worker(settings: Settings, listening: socket.socket) -> None:
     """A server process started by :func:`_supervise` (Ctrl+C reaches it too: it stops
-    as a lone server does)."""
+    as a lone server does). It stops too when the supervisor dies (killed with
+    ``kill -9``, say), rather than serve on with nobody to stop it."""
+    import signal  # noqa: PLC0415 - only for several processes
+    import threading  # noqa: PLC0415
+    import time  # noqa: PLC0415
+
+    parent = os.getppid()
+
+    def orphaned() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os.kill(os.getpid(), signal.SIGTERM)  # uvicorn stops gracefully on SIGTERM
+
+    threading.Thread(target=orphaned, name="oriflamme-supervised", daemon=True).start()
     with contextlib.suppress(KeyboardInterrupt):
         try:
             _serve(settings, listening)
