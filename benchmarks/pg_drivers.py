@@ -10,8 +10,9 @@ each keep a few games of their own and, for ``--seconds``:
 - read: a game's row and its answers after a step (the last few), as a view is built.
 
 Drivers: psycopg 3 async (``AsyncConnectionPool``), psycopg 3 sync (``ConnectionPool``,
-called from threads) and asyncpg (its pool) when installed (it is not a dependency of
-the project: ``pip install asyncpg`` to measure it). Each pool holds one connection a
+called from threads) and asyncpg (its pool, as it comes and without the query it sends
+to reset each connection given back) when installed (it is not a dependency of the
+project: ``pip install asyncpg`` to measure it). Each pool holds one connection a
 client, opened before the clock starts. Prints, for each driver and phase, transactions
 a second, latency (p50, p95), and CPU seconds per 1,000 transactions: this process's
 (the client: the web server would run its driver in its own process, on the same cores
@@ -278,9 +279,33 @@ def psycopg_threads(
 async def asyncpg_pool(
     url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally
 ) -> None:
+    await asyncpg_run(url, phase, clients, until, tally, reset=True)
+
+
+async def asyncpg_no_reset(
+    url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally
+) -> None:
+    await asyncpg_run(url, phase, clients, until, tally, reset=False)
+
+
+async def nothing(connection: Any) -> None:
+    """A pool's reset that sends no query."""
+
+
+async def asyncpg_run(
+    url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally, *, reset: bool
+) -> None:
+    """asyncpg's pool; by default it resets each connection given back, with one query
+    more (``RESET ALL``, ``UNLISTEN *``...): ``reset=False`` leaves that out, as
+    psycopg's pool does."""
     # Imported by name: asyncpg is no dependency of the project (nor typed).
     asyncpg: Any = importlib.import_module("asyncpg")
-    pool = await asyncpg.create_pool(url, min_size=len(clients), max_size=len(clients))
+    pool = await asyncpg.create_pool(
+        url,
+        min_size=len(clients),
+        max_size=len(clients),
+        **({} if reset else {"reset": nothing}),
+    )
     try:
 
         async def one(client: Client) -> None:
@@ -447,6 +472,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped = []
     if importlib.util.find_spec("asyncpg") is not None:
         drivers.append(("asyncpg pool", async_runner(asyncpg_pool)))
+        drivers.append(("asyncpg pool, no reset query", async_runner(asyncpg_no_reset)))
     else:
         skipped.append("asyncpg (not installed: pip install asyncpg)")
     rows: list[tuple[str, str, Tally]] = []
@@ -486,14 +512,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         ]
     print()
     print(
-        f"{'driver':<28} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'driver':<30} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
         f"{'client CPU s/1000':>18} {'server CPU s/1000':>18}"
     )
     for name, phase, tally in rows:
         count = len(tally.latencies)
         p50, p95 = percentiles(tally.latencies)
         print(
-            f"{name:<28} {phase:<6} {count / tally.seconds:8.0f} {p50 * 1000:8.2f} "
+            f"{name:<30} {phase:<6} {count / tally.seconds:8.0f} {p50 * 1000:8.2f} "
             f"{p95 * 1000:8.2f} {tally.cpu / max(count, 1) * 1000:18.3f} "
             f"{tally.server_cpu / max(count, 1) * 1000:18.3f}"
         )
