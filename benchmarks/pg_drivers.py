@@ -10,8 +10,9 @@ each keep a few games of their own and, for ``--seconds``:
 - read: a game's row and its answers after a step (the last few), as a view is built.
 
 Drivers: psycopg 3 async (``AsyncConnectionPool``), psycopg 3 sync (``ConnectionPool``,
-called from threads) and asyncpg (its pool) when installed (it is not a dependency of
-the project: ``pip install asyncpg`` to measure it). Each pool holds one connection a
+called from threads) and asyncpg (its pool, as it comes and without the query it sends
+to reset each connection given back) when installed (it is not a dependency of the
+project: ``pip install asyncpg`` to measure it). Each pool holds one connection a
 client, opened before the clock starts. Prints, for each driver and phase, transactions
 a second, latency (p50, p95), and CPU seconds per 1,000 transactions: this process's
 (the client: the web server would run its driver in its own process, on the same cores
@@ -32,7 +33,6 @@ import importlib
 import importlib.metadata
 import importlib.util
 import json
-import os
 import random
 import statistics
 import sys
@@ -69,8 +69,6 @@ GAMES = 4
 #: A read fetches the answers after this many steps back, as a view catching up would.
 BEHIND = 5
 FAMILIES = ("red", "blue", "green", "yellow", "black")
-#: Clock ticks a second, the unit of CPU times in /proc/<pid>/stat.
-TICKS = os.sysconf("SC_CLK_TCK")
 
 # The same statements in each driver's placeholders (psycopg %s, asyncpg $n).
 UPDATE = "UPDATE games SET step = $1, updated = $2 WHERE id = $3 AND step = $4"
@@ -278,9 +276,33 @@ def psycopg_threads(
 async def asyncpg_pool(
     url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally
 ) -> None:
+    await asyncpg_run(url, phase, clients, until, tally, reset=True)
+
+
+async def asyncpg_no_reset(
+    url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally
+) -> None:
+    await asyncpg_run(url, phase, clients, until, tally, reset=False)
+
+
+async def nothing(connection: Any) -> None:
+    """A pool's reset that sends no query."""
+
+
+async def asyncpg_run(
+    url: str, phase: str, clients: Sequence[Client], until: Clock, tally: Tally, *, reset: bool
+) -> None:
+    """asyncpg's pool; by default it resets each connection given back, with one query
+    more (``RESET ALL``, ``UNLISTEN *``...): ``reset=False`` leaves that out, as
+    psycopg's pool does."""
     # Imported by name: asyncpg is no dependency of the project (nor typed).
     asyncpg: Any = importlib.import_module("asyncpg")
-    pool = await asyncpg.create_pool(url, min_size=len(clients), max_size=len(clients))
+    pool = await asyncpg.create_pool(
+        url,
+        min_size=len(clients),
+        max_size=len(clients),
+        **({} if reset else {"reset": nothing}),
+    )
     try:
 
         async def one(client: Client) -> None:
@@ -356,21 +378,26 @@ async def timed(tally: Tally, until: Clock, jobs: list[Awaitable[None]]) -> None
 
 
 def server_cpu(cluster: Cluster) -> Callable[[], float]:
-    """CPU seconds used so far by the cluster's postmaster and its children (Linux)."""
+    """CPU seconds used so far by the cluster's postmaster and its children (Linux).
+
+    From /proc/<pid>/schedstat, the scheduler's own count in nanoseconds, as precise as
+    this process's (time.process_time): /proc/<pid>/stat counts in clock ticks, by
+    sampling, which misses much of a backend's short bursts.
+    """
     postmaster = int((cluster.data / "postmaster.pid").read_text().split()[0])
 
     def used() -> float:
         total = 0
         for stat in Path("/proc").glob("[0-9]*/stat"):
             try:
-                # After the command's name in parentheses: state, ppid, ... utime, stime.
-                fields = stat.read_text().rsplit(")", 1)[1].split()
-            except (OSError, IndexError):
+                # After the command's name in parentheses: state, then the parent's pid.
+                parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+                pid = int(stat.parent.name)
+                if postmaster in (pid, parent):
+                    total += int((stat.parent / "schedstat").read_text().split()[0])
+            except (OSError, IndexError, ValueError):
                 continue  # a process gone meanwhile
-            pid = int(stat.parent.name)
-            if pid == postmaster or int(fields[1]) == postmaster:
-                total += int(fields[11]) + int(fields[12])
-        return total / TICKS
+        return total / 1e9
 
     return used
 
@@ -447,6 +474,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     skipped = []
     if importlib.util.find_spec("asyncpg") is not None:
         drivers.append(("asyncpg pool", async_runner(asyncpg_pool)))
+        drivers.append(("asyncpg pool, no reset query", async_runner(asyncpg_no_reset)))
     else:
         skipped.append("asyncpg (not installed: pip install asyncpg)")
     rows: list[tuple[str, str, Tally]] = []
@@ -486,14 +514,14 @@ def main(argv: Sequence[str] | None = None) -> int:
                         ]
     print()
     print(
-        f"{'driver':<28} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
+        f"{'driver':<30} {'phase':<6} {'tx/s':>8} {'p50 ms':>8} {'p95 ms':>8} "
         f"{'client CPU s/1000':>18} {'server CPU s/1000':>18}"
     )
     for name, phase, tally in rows:
         count = len(tally.latencies)
         p50, p95 = percentiles(tally.latencies)
         print(
-            f"{name:<28} {phase:<6} {count / tally.seconds:8.0f} {p50 * 1000:8.2f} "
+            f"{name:<30} {phase:<6} {count / tally.seconds:8.0f} {p50 * 1000:8.2f} "
             f"{p95 * 1000:8.2f} {tally.cpu / max(count, 1) * 1000:18.3f} "
             f"{tally.server_cpu / max(count, 1) * 1000:18.3f}"
         )
