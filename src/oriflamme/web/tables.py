@@ -72,6 +72,9 @@ SWEEP_SECONDS = 1.0
 SWEEP_GAMES = 20
 #: Seconds before bots that failed in a game are tried again by any process.
 RETRY_SECONDS = 600.0
+#: Seconds between two counts of the games in the store (other processes sharing it
+#: create games too; ``--max-games`` is for them all).
+COUNT_SECONDS = 60.0
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 #: The fields of a view that are the same for everyone at every step of a game: their
@@ -709,10 +712,15 @@ class Tables:
     async def _sweeping(self) -> None:
         """Every :data:`SWEEP_SECONDS`: the games waiting on bots that no process runs
         (the one that ran them died) are taken on, and so are the bots of the games
-        watched here whose bots stopped."""
+        watched here whose bots stopped; every :data:`COUNT_SECONDS`, the games in the
+        store are counted again."""
+        counted = time.monotonic()
         while True:
             await asyncio.sleep(SWEEP_SECONDS)
             try:
+                if time.monotonic() - counted > COUNT_SECONDS:
+                    self._games = await self._io(self.store.count)
+                    counted = time.monotonic()
                 for game_id in await self._io(self.store.due, SWEEP_GAMES):
                     table = self._live.get(game_id)
                     if table is None:
