@@ -345,8 +345,8 @@ async def unreadable(request: Request, exc: Exception) -> Response:
     # The message is neither sent nor logged: a save's faults may name hidden cards.
     log.error("game %s: %s", request.path_params.get("id"), type(exc).__name__)
     if isinstance(exc, StoreError):
-        return error(503, "the games file cannot be used just now; try again")
-    return error(500, "this game's save cannot be read; the games file may be damaged")
+        return error(503, "the games store cannot be used just now; try again")
+    return error(500, "this game's save cannot be read; the games store may be damaged")
 
 
 ROUTES = [

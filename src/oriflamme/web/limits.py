@@ -76,7 +76,7 @@ class Limits:
     #: Replays asked for per client address (0/1: no limit): each plays the game
     #: again from its start.
     replay_rate: Rate = Rate(60, 10.0)
-    #: Games kept in the games file; creating one more is refused (503) until some expire.
+    #: Games kept in the store; creating one more is refused (503) until some expire.
     max_games: int = 100_000
     #: Days a finished game is kept after its last answer (its links and replay).
     keep_finished_days: float = 30.0

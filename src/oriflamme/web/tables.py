@@ -1,11 +1,18 @@
 """The games being played: each a :class:`Table` (the game, who sits where, who watches).
 
-The server's event loop is the only thread that touches a game or the games file.
+The server's event loop is the only thread that touches a game; the store is called
+from it too, or from threads it waits on when the store is on another machine.
 Bots think in worker processes (:mod:`.thinking`), from their own family's observation
 only, so no bot ever holds the server up; a bot's answer is then played like a
 person's. Every answer goes through :meth:`Tables.answer` or the bots' loop: checked
-against the step it was given for, played on the game, written to the file, and only
+against the step it was given for, played on the game, kept in the store, and only
 then announced; if anything fails on the way, the game is put back as it was.
+
+Other server processes may share the store (``serve --workers``, or hosts on one
+PostgreSQL database). A game in memory here is brought up to date with the answers
+they kept whenever it is asked for and whenever the store tells of one; of two answers
+to one step, the store keeps the first and the other is refused (409). A game's bots
+run in the process holding the store's lease on them (see :mod:`.store`).
 
 A view is built once for each family (and once for every spectator) at each step,
 kept as its JSON text, and sent to every watcher of that family: a watcher that is
