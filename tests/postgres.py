@@ -219,6 +219,18 @@ class Cluster:
             self.stop()
             raise
 
+    def restart(self) -> None:
+        """Stop the server (as an administrator restarting it would: every connection
+        is cut) and start it again on the same port, with the same databases."""
+        self._command(
+            "pg_ctl", "restart",
+            "--pgdata", str(self.data),
+            "--log", str(self.log),
+            "--mode", "fast",
+            "--wait", "--timeout", str(max(1, round(self.timeout))),
+        )  # fmt: skip
+        self._wait()
+
     def stop(self) -> None:
         """Stop the server at once (no checkpoint: nothing is kept) and delete the folder."""
         folder = self.folder

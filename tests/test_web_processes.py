@@ -27,7 +27,16 @@ import pytest
 from oriflamme.web.store import open_store
 from oriflamme.web.tables import LEASE_SECONDS
 
-from .web_server import STORES, answer, fresh_db, get, post, server_process, watch
+from .web_server import (
+    STORES,
+    answer,
+    fresh_db,
+    get,
+    post,
+    server_process,
+    server_thread,
+    watch,
+)
 
 SEED = 2_817_346_105  # as the server draws them: a 32-bit number
 #: Seconds a game may wait on another process to take its bots on (the lease a dead
@@ -162,6 +171,38 @@ def race(urls: list[str], game: str, token: str, given: Any, step: int) -> list[
     for thread in threads:
         thread.join(60)
     return results
+
+
+def test_a_database_restart_is_not_felt_by_players(postgres: Any, tmp_path: Path) -> None:
+    """Every connection the servers held is cut: no request fails for it, and a watcher
+    hears again of the answers the other server takes (it listens again)."""
+    db = postgres.database(f"restart_{os.getpid()}")
+    rng = random.Random(SEED)
+    print(f"seed {SEED}, store {db}")
+    with server_thread(db) as one, server_thread(db) as other:
+        status, made = post(f"{one}/api/games", {"families": 3, "seed": SEED})
+        assert status == 201, made
+        game, seats = made["id"], made["seats"]
+        with watch(one, game, None) as socket:
+            socket.recv(timeout=30)
+
+            def answer_once() -> int:
+                views = {f: get(f"{other}/api/games/{game}", t) for f, t in seats.items()}
+                assert all(status == 200 for status, _ in views.values()), views
+                family = next(f for f, (_, view) in views.items() if view["answers"])
+                view = views[family][1]
+                given = rng.choice(view["answers"])
+                return answer(other, game, seats[family], given, view["step"])["step"]  # type: ignore[no-any-return]
+
+            answer_once()
+            assert json.loads(socket.recv(timeout=30))["step"] == 1
+            postgres.restart()
+            for _ in range(6):
+                step = answer_once()
+            frame = json.loads(socket.recv(timeout=30))
+            while frame["step"] < step:
+                frame = json.loads(socket.recv(timeout=30))
+            assert frame["step"] == step == 7
 
 
 def play_red(url: str, made: dict[str, Any], rng: random.Random, answers: int) -> dict[str, Any]:

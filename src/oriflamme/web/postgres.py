@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import psycopg
 from psycopg.conninfo import conninfo_to_dict
@@ -34,6 +34,7 @@ CHANNEL = "oriflamme"
 _SETUP_LOCK = 0x0F1F1A33
 #: The database server's clock, in seconds as ``time.time()`` gives them.
 _NOW = "extract(epoch from clock_timestamp())"
+_T = TypeVar("_T")
 
 _SCHEMA = [
     "CREATE SCHEMA IF NOT EXISTS oriflamme",
@@ -146,14 +147,29 @@ class PostgresStore(Store):
     def close(self) -> None:
         self._pool.close()
 
-    def _run(self, sql: str, values: tuple[Any, ...] = ()) -> list[Any]:
+    def _run(self, sql: str, values: tuple[Any, ...] | dict[str, Any] = ()) -> list[Any]:
         """One statement (a transaction of its own): the rows it returns."""
         try:
-            with self._pool.connection() as db:
-                cursor = db.execute(sql, values)
-                return cursor.fetchall() if cursor.description is not None else []
+            return self._again(lambda: self._once(sql, values))
         except (psycopg.Error, PoolTimeout) as exc:
             raise StoreError(f"cannot use {self.name}: {_why(exc)}") from exc
+
+    def _once(self, sql: str, values: tuple[Any, ...] | dict[str, Any]) -> list[Any]:
+        with self._pool.connection() as db:
+            cursor = db.execute(sql, values)
+            return cursor.fetchall() if cursor.description is not None else []
+
+    def _again(self, call: Callable[[], _T]) -> _T:
+        """``call``, and once more if the connection it took was lost: the database
+        server restarted, and every connection the pool kept from before is dead (the
+        pool is checked first). A statement sent to a server process that is gone was
+        not run; one the server died running is run again, and an answer it had kept
+        is then refused as :class:`Stale`."""
+        try:
+            return call()
+        except psycopg.OperationalError:
+            self._pool.check()
+            return call()
 
     def create(
         self,
@@ -165,7 +181,7 @@ class PostgresStore(Store):
         *,
         bots_due: bool = False,
     ) -> None:
-        try:
+        def insert() -> None:
             with self._pool.connection() as db, db.transaction():
                 db.execute(
                     "INSERT INTO oriflamme.games (id, created, updated, request, initial, save, "
@@ -178,6 +194,9 @@ class PostgresStore(Store):
                         "INSERT INTO oriflamme.seats VALUES (%s, %s, %s, %s)",
                         [(game_id, s.family, s.kind, s.token_hash) for s in seats],
                     )
+
+        try:
+            self._again(insert)
         except (psycopg.Error, PoolTimeout) as exc:
             raise StoreError(f"cannot write to {self.name}: {_why(exc)}") from exc
 
@@ -205,7 +224,7 @@ class PostgresStore(Store):
             "added AS (INSERT INTO oriflamme.answers "
             "SELECT id, %(step)s, %(family)s, %(answer)s FROM moved RETURNING game) "
             "SELECT pg_notify(%(channel)s, game || ' ' || %(step)s) FROM added",
-            {  # type: ignore[arg-type]
+            {
                 "step": step,
                 "over": over,
                 "due": bots_due,

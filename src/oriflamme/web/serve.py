@@ -49,10 +49,11 @@ TURNS_IN_HAND = 4
 #: being sent; :func:`spare_files` adds the bot workers' pipes.
 SPARE_FILES = 64
 #: The loggers whose records are limited per minute (``--log-per-minute``): uvicorn's,
-#: the app's, and asyncio's (where a failed ``accept`` is logged). Not the access log:
+#: the app's, asyncio's (where a failed ``accept`` is logged) and the PostgreSQL
+#: connection pool's (a connection lost). Not the access log:
 #: every request is one line of one kind there, and a log of requests that kept only
 #: twenty a minute would be of no use; it is rotated as any access log is.
-LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio"]
+LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio", "psycopg.pool"]
 _TOKEN = re.compile(r"(token=)[^&\s]*", re.IGNORECASE)
 #: The most server processes ``--workers`` starts.
 MAX_WORKERS = 64
