@@ -474,6 +474,8 @@ class Tables:
         except OriflammeError:
             self._let_go(table.id)
             return
+        if table.game.over:  # ended elsewhere: no bot here has more to do in it
+            self.thinkers.drop(table.id)
         self._announce(table)
 
     def _heard(self, game_id: str, step: int) -> None:
