@@ -224,17 +224,25 @@ def test_the_file_play_save_writes_is_the_save_itself(
     assert load(path.read_text(encoding="utf-8"), registry=registry) == game
 
 
+@pytest.mark.parametrize("store", ["sqlite", "postgresql"])
 @pytest.mark.parametrize("sets", [BASE, BOTH])
 def test_the_web_servers_saves_read_back_equal(
-    registry: Registry, tmp_path: Path, sets: tuple[str, ...]
+    registry: Registry,
+    tmp_path: Path,
+    sets: tuple[str, ...],
+    store: str,
+    request: pytest.FixtureRequest,
 ) -> None:
-    from oriflamme.web.sqlite import SQLiteStore  # noqa: PLC0415 - the web extra
-    from oriflamme.web.store import SAVE_EVERY  # noqa: PLC0415
+    from oriflamme.web.store import SAVE_EVERY, open_store  # noqa: PLC0415 - the web extra
     from oriflamme.web.tables import Tables  # noqa: PLC0415
 
     seed = draw_seed()
     rng = random.Random(seed)
-    tables = Tables(SQLiteStore(tmp_path / "games.sqlite3"), entry_points=False)
+    if store == "postgresql":  # the store of several server processes
+        db = request.getfixturevalue("postgres").database(f"saves_{seed}_{len(sets)}")
+    else:
+        db = str(tmp_path / "games.sqlite3")
+    tables = Tables(open_store(db), entry_points=False)
 
     async def play() -> tuple[int, int]:
         """Every family a person (no bots), answering at random: after each answer, the
@@ -268,6 +276,7 @@ def test_the_web_servers_saves_read_back_equal(
         saves, answers = asyncio.run(play())
     finally:
         tables.close()
+        tables.store.close()
     assert saves == answers // SAVE_EVERY + (answers % SAVE_EVERY != 0)  # and at the end
 
 
