@@ -97,6 +97,18 @@ class PostgresStore(Store):
         self.url = url
         self.name = shown(url)
         try:
+            conninfo_to_dict(url)
+        except psycopg.Error:
+            # libpq's message quotes the URL, password and all: not shown.
+            raise StoreError(
+                "cannot use the --db given: it is not a PostgreSQL URL "
+                "(expected postgresql://USER:PASSWORD@HOST:PORT/NAME)"
+            ) from None
+        try:
+            # One connection first: a server that cannot be reached is said in one
+            # line at once, not retried by the pool (which logs each try) until it
+            # gives up.
+            psycopg.connect(url, connect_timeout=max(1, round(CONNECT_SECONDS))).close()
             self._pool = ConnectionPool(
                 url,
                 min_size=1,

@@ -5,8 +5,9 @@ dying; only a power cut may lose the last few. It is created readable by its own
 (it holds seeds and saves). Several server processes on one host may share the file
 (``serve --workers``): SQLite locks it for each write, and each process learns of the
 others' answers by looking at the file's ``data_version`` every :data:`LOOK_SECONDS`,
-then at the games changed since it last looked (each write numbers the game it changes:
-``changed``, one more than the file's greatest).
+then at the games changed since it last looked (each write numbers the game it changes,
+``changed``, from a count in the table ``news`` that only goes up: a game deleted
+takes no number back).
 """
 
 from __future__ import annotations
@@ -47,6 +48,8 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 CREATE INDEX IF NOT EXISTS games_changed ON games(changed);
+CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
+INSERT INTO news VALUES (0);
 CREATE TABLE IF NOT EXISTS seats (
     game TEXT NOT NULL REFERENCES games(id),
     family TEXT NOT NULL,
@@ -79,6 +82,8 @@ ALTER TABLE games ADD COLUMN bot_owner TEXT;
 ALTER TABLE games ADD COLUMN bot_until REAL NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS games_changed ON games(changed);
+CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
+INSERT INTO news VALUES (0);
 """
 
 
@@ -217,7 +222,7 @@ class SQLiteStore(Store):
         # A game no bot is due in has no lease: the process that ran its bots may have
         # not given it up yet, and the next bot's turn must not wait for it to.
         lease = "" if bots_due else ", bot_owner = NULL, bot_until = 0"
-        lease += ", changed = (SELECT coalesce(max(changed), 0) + 1 FROM games)"
+        lease += ", changed = (SELECT last FROM news)"
         if save is None:
             update: tuple[str, tuple[Any, ...]] = (
                 f"UPDATE games SET step = ?, over = ?, updated = ?, bots_due = ?{lease} "
@@ -231,7 +236,11 @@ class SQLiteStore(Store):
                 (save, step, step, int(over), time.time(), int(bots_due), game_id, step - 1),
             )
         self._write(
-            [update, ("INSERT INTO answers VALUES (?, ?, ?, ?)", (game_id, step, family, answer))]
+            [
+                ("UPDATE news SET last = last + 1", ()),
+                update,
+                ("INSERT INTO answers VALUES (?, ?, ?, ?)", (game_id, step, family, answer)),
+            ]
         )
 
     def count(self) -> int:
@@ -320,20 +329,23 @@ class SQLiteStore(Store):
         # so this one sees the server's own answers as well as other processes'.
         looking = self._connect()
 
+        # What is there already is not news: the count as listening starts, read
+        # before this returns, so that an answer kept just after is heard.
+        try:
+            seen = looking.execute("SELECT last FROM news").fetchone()[0]
+        except sqlite3.Error as exc:
+            looking.close()
+            raise StoreError(f"cannot read {self.path}: {exc}") from exc
+
         def look() -> None:
+            nonlocal seen
             version = None
-            seen = None
             while not stop.wait(LOOK_SECONDS):
                 try:
                     found = looking.execute("PRAGMA data_version").fetchone()[0]
                     if found == version:
                         continue
                     version = found
-                    if seen is None:  # what was there before listening is not news
-                        seen = looking.execute(
-                            "SELECT coalesce(max(changed), 0) FROM games"
-                        ).fetchone()[0]
-                        continue
                     rows = looking.execute(
                         "SELECT id, step, changed FROM games WHERE changed > ?", (seen,)
                     ).fetchall()
