@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import threading
+import urllib.parse
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -78,14 +79,37 @@ _MIGRATIONS: dict[int, list[str]] = {}
 
 
 def shown(url: str) -> str:
-    """``url`` as messages and logs may show it: no password, nor any other setting."""
+    """``url`` as messages and logs may show it: no password, nor any other setting.
+    Made from the text after the URL's last ``@``, which no password reaches (even one
+    holding an ``@``), not from a reading of the whole that could misplace one."""
+    _, separator, rest = url.partition("://")
+    if not separator:
+        return "the PostgreSQL database given"
+    userinfo, at, place = rest.rpartition("@")
+    user = userinfo.partition(":")[0] if at else ""
+    place = place.partition("?")[0]
+    return f"postgresql://{user}{'@' if user else ''}{place}"
+
+
+def _read(url: str) -> None:
+    """Refuses a URL libpq cannot read, or would read otherwise than it is written (a
+    password holding a ``/`` or ``@`` not percent-encoded), never quoting it."""
+    expected = "expected postgresql://USER:PASSWORD@HOST:PORT/NAME"
     try:
         parts = conninfo_to_dict(url)
     except psycopg.Error:
-        return "the PostgreSQL database given"
-    user = f"{parts['user']}@" if parts.get("user") else ""
-    port = f":{parts['port']}" if parts.get("port") else ""
-    return f"postgresql://{user}{parts.get('host', '')}{port}/{parts.get('dbname', '')}"
+        # libpq's message quotes the URL, password and all: not shown.
+        raise StoreError(
+            f"cannot use the --db given: it is not a PostgreSQL URL ({expected})"
+        ) from None
+    userinfo, at, _ = url.partition("://")[2].rpartition("@")
+    password = urllib.parse.unquote(userinfo.partition(":")[2]) if at else ""
+    if password and parts.get("password") != password:
+        raise StoreError(
+            "cannot use the --db given: its password holds a character a URL must "
+            "percent-encode (write / as %2F, @ as %40, % as %25, : as %3A, ? as %3F, "
+            "# as %23), or give the password in ~/.pgpass or PGPASSWORD"
+        )
 
 
 class PostgresStore(Store):
@@ -96,14 +120,7 @@ class PostgresStore(Store):
     def __init__(self, url: str) -> None:
         self.url = url
         self.name = shown(url)
-        try:
-            conninfo_to_dict(url)
-        except psycopg.Error:
-            # libpq's message quotes the URL, password and all: not shown.
-            raise StoreError(
-                "cannot use the --db given: it is not a PostgreSQL URL "
-                "(expected postgresql://USER:PASSWORD@HOST:PORT/NAME)"
-            ) from None
+        _read(url)
         try:
             # One connection first: a server that cannot be reached is said in one
             # line at once, not retried by the pool (which logs each try) until it

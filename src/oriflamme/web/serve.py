@@ -418,15 +418,14 @@ def _serve(settings: Settings, listening: socket.socket) -> None:
         uvicorn.Server(config).run(sockets=[listening])
 
 
-def _worker(settings: Settings, listening: socket.socket) -> None:
+def _worker(settings: Settings, listening: socket.socket, parent: int) -> None:
     """A server process started by :func:`_supervise` (Ctrl+C reaches it too: it stops
-    as a lone server does). It stops too when the supervisor dies (killed with
-    ``kill -9``, say), rather than serve on with nobody to stop it."""
+    as a lone server does). It stops too when its supervisor, ``parent``, dies (killed
+    with ``kill -9``, say; even before this one started), rather than serve on with
+    nobody to stop it."""
     import signal  # noqa: PLC0415 - only for several processes
     import threading  # noqa: PLC0415
     import time  # noqa: PLC0415
-
-    parent = os.getppid()
 
     def orphaned() -> None:
         while os.getppid() == parent:
@@ -460,7 +459,9 @@ def _supervise(settings: Settings, listening: socket.socket, count: int) -> None
         stopping = True
 
     def start() -> Any:
-        process = context.Process(target=_worker, args=(settings, listening), daemon=False)
+        process = context.Process(
+            target=_worker, args=(settings, listening, os.getpid()), daemon=False
+        )
         process.start()
         return process, time.monotonic()
 

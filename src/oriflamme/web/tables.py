@@ -61,6 +61,7 @@ from .store import (
     Stale,
     Store,
     StoredGame,
+    StoreError,
     seat_of,
     seat_token,
     token_hash,
@@ -147,7 +148,8 @@ class Table:
         self.bots: asyncio.Task[None] | None = None
         self.using = 0  # requests at work on it
         self.expired = False  # deleted from the store: kept long enough
-        self.hearing = False  # catching up with an answer the store told of
+        self.hearing = False  # catching up with answers the store told of
+        self.news = False  # told of one since it last looked
         self.people = any(seat.kind == PERSON for seat in self.seats)
         # Since when nobody has watched (a game of bots alone pauses after a while).
         self.unwatched_since: float | None = time.monotonic()
@@ -486,13 +488,18 @@ class Tables:
         else:
             behind = list(self._live.values())
         for table in behind:
+            table.news = True
             if not table.hearing:
                 table.hearing = True
                 self._spawn(self._hear(table))
 
     async def _hear(self, table: Table) -> None:
+        """Catches ``table`` up until no news of it came meanwhile: an answer told of
+        while it was catching up may have been kept after it looked."""
         try:
-            await self.catch_up(table)
+            while table.news:
+                table.news = False
+                await self.catch_up(table)
         except OriflammeError as exc:
             log.error("game %s: catching up: %s", table.id, type(exc).__name__)
         finally:
@@ -645,6 +652,11 @@ class Tables:
             held = await self._bots_play(table)
         except Dropped:
             pass  # the game was let go, or is over: nobody waits for these bots
+        except StoreError as exc:
+            # The store failed (the database restarting, say): the lease lapses, and
+            # this process or another takes the bots on at its next look.
+            log.error("game %s: bots stopped: %s", table.id, type(exc).__name__)
+            held = False
         except OriflammeError as exc:
             # The game waits; its bots try again when it is next loaded, or once the
             # lease, kept long, lapses.

@@ -1,0 +1,307 @@
+"""Several processes on one store, at the edges:
+
+- news of an answer that arrives while a process is catching the game up with the one
+  before is not lost: its watchers do not stay a step behind (on PostgreSQL, where each
+  answer is told once);
+- on SQLite, a game deleted as expired takes no number of the count of changes back,
+  and the answers kept next are heard of;
+- one failed call to the store while a game's bots are to play holds them up no longer
+  than a lease, once the store is back;
+- ``serve --workers`` killed with ``kill -9`` while its server processes start leaves
+  none of them serving;
+- a password that is not written as a URL wants it (``/``, ``@``, ``%``, as generated
+  passwords hold) is never printed, and a store that cannot be reached is said to be,
+  with the reason.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from oriflamme.web.limits import Limits
+from oriflamme.web.sqlite import SQLiteStore
+from oriflamme.web.store import StoreError
+from oriflamme.web.tables import LEASE_SECONDS, SWEEP_SECONDS, Tables
+
+SEED = 1_234_567
+
+
+class Bus:
+    """What PostgreSQL's NOTIFY is to the processes: each answer kept is told once to
+    every process listening, as soon as it is kept."""
+
+    def __init__(self) -> None:
+        self.listeners: list[Callable[[str, int], None]] = []
+
+
+class Notifying(SQLiteStore):
+    """A store that behaves as the PostgreSQL one does towards the server: called from
+    threads (``remote``), each answer told once through the bus. ``during_answers``,
+    if set, is run (once) after the next read of a game's answers, before it returns:
+    what another process does at that moment."""
+
+    remote = True
+
+    def __init__(self, path: Path, bus: Bus) -> None:
+        super().__init__(path)
+        self.bus = bus
+        self.during_answers: Callable[[], None] | None = None
+
+    def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
+        self.bus.listeners.append(heard)
+        return lambda: self.bus.listeners.remove(heard)
+
+    def record(self, game_id: str, step: int, *args: Any, **named: Any) -> None:
+        super().record(game_id, step, *args, **named)
+        for heard in list(self.bus.listeners):
+            heard(game_id, step)
+
+    def answers(
+        self, game_id: str, upto: int | None = None, after: int = 0
+    ) -> list[tuple[str, Any]]:
+        found = super().answers(game_id, upto, after)
+        hook, self.during_answers = self.during_answers, None
+        if hook is not None:
+            hook()
+        return found
+
+
+def _json(value: object) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def test_an_answer_told_while_catching_up_with_the_one_before_is_not_missed(
+    tmp_path: Path,
+) -> None:
+    print(f"seed {SEED}")
+    bus = Bus()
+    path = tmp_path / "games.sqlite3"
+    here_store, there_store = Notifying(path, bus), Notifying(path, bus)
+    here, there = Tables(here_store, entry_points=False), Tables(there_store, entry_points=False)
+
+    async def play() -> tuple[int, int]:
+        here.start()
+        there.start()
+        made, _, _ = await there.create({"families": 3, "seed": SEED})  # people only
+        game = made.game.clone()
+        first = game.decision
+        assert first is not None
+        first_answer = _json(first.options[0])
+        game.answer(first_answer, family=first.family)
+        second = game.decision
+        assert second is not None
+        second_answer = _json(second.options[0])
+        table = await here.find(made.id)  # watched here, say
+        watcher = here.watch(table, None)
+
+        def meanwhile() -> None:
+            # The next answer is kept (by a third process) while this one reads the
+            # answers after step 0: its news arrives before that read is done.
+            there_store.record(
+                made.id, 2, second.family, json.dumps(second_answer), None, over=False
+            )
+
+        here_store.during_answers = meanwhile
+        await there.answer(made, first.family, first_answer, 0)
+        deadline = time.monotonic() + 3
+        while table.step < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.05)
+        here.leave(table, watcher)
+        return table.step, len(there_store.answers(made.id))
+
+    try:
+        seen, kept = asyncio.run(play())
+    finally:
+        here.close()
+        there.close()
+        here_store.close()
+        there_store.close()
+    assert kept == 2
+    assert seen == 2, f"the store holds 2 answers; the process told of both is at step {seen}"
+
+
+def test_sqlite_listeners_hear_answers_kept_after_the_newest_game_expired(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "games.sqlite3"
+    listening, writing = SQLiteStore(path), SQLiteStore(path)  # two processes
+    heard: list[tuple[str, int]] = []
+    stop = listening.listen(lambda game_id, step: heard.append((game_id, step)))
+
+    def hears(expected: tuple[str, int]) -> bool:
+        deadline = time.monotonic() + 2
+        while expected not in heard and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return expected in heard
+
+    try:
+        time.sleep(0.2)  # listening: what is written from now on is news
+        writing.create("unfinished", {}, "{}", [])
+        writing.record("unfinished", 1, "red", '"a"', None, over=False)
+        writing.create("finished", {}, "{}", [])
+        writing.record("finished", 1, "red", '"a"', None, over=True)
+        assert hears(("unfinished", 1))
+        assert hears(("finished", 1))
+        # Finished games are kept for less time than unfinished ones: the finished one
+        # (the newest change) is deleted, the other kept.
+        assert writing.expire(time.time() + 1, 0.0) == ["finished"]
+        writing.record("unfinished", 2, "red", '"b"', None, over=False)
+        assert hears(("unfinished", 2)), f"heard only {heard}"
+    finally:
+        stop()
+        listening.close()
+        writing.close()
+
+
+class ClaimFailsOnce(SQLiteStore):
+    """The store is unreachable for one call: the first claim on a game's bots."""
+
+    failures = 1
+
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        if self.failures:
+            self.failures -= 1
+            raise StoreError(f"cannot use {self.name}: the database restarted")
+        return super().claim_bots(game_id, owner, seconds)
+
+
+def test_bots_play_on_soon_after_one_failed_call_to_the_store(tmp_path: Path) -> None:
+    print(f"seed {SEED}")
+    path = tmp_path / "games.sqlite3"
+    store, other_store = ClaimFailsOnce(path), SQLiteStore(path)
+    limits = Limits(bot_workers=1)
+    here = Tables(store, entry_points=False, limits=limits)
+    other = Tables(other_store, entry_points=False, limits=limits)  # another process
+
+    async def play() -> int:
+        here.start()
+        other.start()
+        table, _, _ = await here.create(
+            {
+                "families": 3,
+                "seed": SEED,
+                "first_player": "blue",
+                "bots": {"blue": "random", "green": "random"},
+            }
+        )
+        # The lease of a process that died lapses, and the next look finds the game:
+        # a store that failed once is given as long, and a few looks more.
+        deadline = time.monotonic() + LEASE_SECONDS + 6 * SWEEP_SECONDS
+        while table.step == 0 and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        return table.step
+
+    try:
+        step = asyncio.run(play())
+    finally:
+        here.close()
+        other.close()
+        store.close()
+        other_store.close()
+    assert step > 0, "the bots to answer first have not answered; the person waits"
+
+
+def test_serve_workers_killed_at_once_leaves_no_server_serving(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "oriflamme",
+            "serve",
+            "--port",
+            "0",
+            "--workers",
+            "2",
+            "--db",
+            str(tmp_path / "games.sqlite3"),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        start_new_session=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert "playing at" in line, line
+        # Killed as its server processes start (a host's out-of-memory killer, say).
+        time.sleep(0.05)
+        process.kill()
+        process.wait(10)
+        deadline = time.monotonic() + 15
+        left = _group(process.pid)
+        while left and time.monotonic() < deadline:
+            time.sleep(0.5)
+            left = _group(process.pid)
+        assert not left, f"left running with nobody to stop them: {left}"
+    finally:
+        for pid in _group(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        if process.stdout is not None:
+            process.stdout.close()
+
+
+def _group(group: int) -> list[int]:
+    """The processes still running in process group ``group``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[2]) == group and fields[0] != "Z":
+            found.append(int(entry.name))
+    return found
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://oriflamme:Zq7/Kx+w@127.0.0.1:1/oriflamme",  # base64 holds '/'
+        "postgresql://oriflamme:Zq7@Kxw@127.0.0.1:1/oriflamme",
+        "postgresql://oriflamme:Zq7%Kxw@127.0.0.1:1/oriflamme",  # not %-encoded
+    ],
+)
+def test_a_store_that_cannot_be_used_never_shows_its_password(
+    url: str, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    pytest.importorskip("psycopg_pool")
+    from oriflamme.web import postgres  # noqa: PLC0415 - the optional extra
+
+    monkeypatch.setattr(postgres, "CONNECT_SECONDS", 1.0)
+    password = re.search(r"oriflamme:(.*)@127", url)
+    assert password is not None
+    secret = password.group(1)
+    with caplog.at_level(logging.DEBUG), pytest.raises(StoreError) as refused:
+        postgres.PostgresStore(url)
+    said = [str(refused.value), *(record.getMessage() for record in caplog.records)]
+    for line in said:
+        for part in re.split(r"[/@%+]", secret):
+            # A letter or two is in any sentence: longer pieces are the password's.
+            assert len(part) < 3 or part not in line, f"{line!r} shows {part!r} of the password"
+
+
+def test_a_store_that_cannot_be_reached_says_why(monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("psycopg_pool")
+    from oriflamme.web import postgres  # noqa: PLC0415 - the optional extra
+
+    monkeypatch.setattr(postgres, "CONNECT_SECONDS", 1.0)
+    with pytest.raises(StoreError) as refused:
+        postgres.PostgresStore("postgresql://oriflamme@127.0.0.1:1/oriflamme")
+    assert "refused" in str(refused.value), str(refused.value)
