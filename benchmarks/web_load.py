@@ -84,7 +84,12 @@ class Tally:
         self.lock = threading.Lock()
         self.latencies: list[float] = []
         self.games = 0
+        self.bot_games = 0
         self.frames = 0
+        #: When the last answer was answered (``time.perf_counter()``).
+        self.last_answer = 0.0
+        #: The websockets the run's end stopped before their game's end came.
+        self.waiting: list[str] = []
         self.errors: list[str] = []
 
     def error(self, what: str) -> None:
@@ -420,9 +425,9 @@ def request(method: str, url: str, body: object = None, token: str | None = None
         return response.status, None
 
 
-def watch(url: str, token: str | None, tally: Tally, stop: threading.Event) -> None:
-    """One websocket (``token``'s seat, None: a spectator): counts frames until the
-    game is over (or the run is)."""
+def watch(url: str, token: str | None, tally: Tally, stop: threading.Event, what: str) -> bool:
+    """One websocket (``token``'s seat, None: a spectator) on the game ``what`` names:
+    counts frames until the game is over (True) or the run is (False)."""
     try:
         with connect(url, open_timeout=30) as socket:
             socket.send(json.dumps({"token": token}))
@@ -433,13 +438,16 @@ def watch(url: str, token: str | None, tally: Tally, stop: threading.Event) -> N
                     continue
                 if "error" in view:
                     tally.error(f"websocket: {view['error']}")
-                    return
+                    return False
                 with tally.lock:
                     tally.frames += 1
                 if view["phase"] == "end":
-                    return
+                    return True
+            with tally.lock:
+                tally.waiting.append(what)
     except Exception as exc:
         tally.error(f"websocket: {type(exc).__name__}: {exc}")
+    return False
 
 
 def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
@@ -455,8 +463,11 @@ def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
     game, tokens = made["id"], made["seats"]
     ws = url.replace("http://", "ws://") + f"/api/games/{game}/ws"
     watchers = [
-        threading.Thread(target=watch, args=(ws, token, tally, stop))
-        for token in [*tokens.values(), None]
+        threading.Thread(
+            target=watch,
+            args=(ws, token, tally, stop, f"game {game} of people, seat {family}"),
+        )
+        for family, token in [*tokens.items(), ("spectator", None)]
     ]
     for thread in watchers:
         thread.start()
@@ -474,8 +485,10 @@ def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
             {"answer": rng.choice(view["answers"]), "step": view["step"]},
             token=token,
         )
+        answered = time.perf_counter()
         with tally.lock:
-            tally.latencies.append(time.perf_counter() - started)
+            tally.latencies.append(answered - started)
+            tally.last_answer = max(tally.last_answer, answered)
     if status != 200:
         tally.error(f"game {game}: {status} {view!r:.200}")
     elif view["phase"] == "end":
@@ -491,7 +504,10 @@ def bot_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
     if status != 201:
         tally.error(f"create bot game: {status} {made!r:.200}")
         return
-    watch(url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws", None, tally, stop)
+    ws = url.replace("http://", "ws://") + f"/api/games/{made['id']}/ws"
+    if watch(ws, None, tally, stop, f"game {made['id']} of bots"):
+        with tally.lock:
+            tally.bot_games += 1
 
 
 def store_option(text: str) -> str:
@@ -635,6 +651,9 @@ def main() -> int:
         profiled = profile.stop() if profile is not None else []
     latencies = sorted(tally.latencies)
     p50, p95, p99 = percentiles(latencies, 50, 95, 99)
+    # Answers a second over the time they took: not over a tail where the run waited
+    # on websockets alone (a game of bots, a frame late).
+    answering = max(1e-9, tally.last_answer - started) if latencies else seconds
     print(f"server: oriflamme serve {' '.join(options)}")
     print(f"store: {shown}")
     print(
@@ -642,20 +661,24 @@ def main() -> int:
         f"({os.cpu_count() or 1} cores)"
     )
     print(
-        f"{tally.games} games by people and {args.bot_games} of bots, {args.clients} at once, "
-        f"in {seconds:.1f} s"
+        f"{tally.games} games by people and {tally.bot_games} of bots ({args.bot_games} started), "
+        f"{args.clients} at once, in {seconds:.1f} s"
     )
-    print(f"answers: {len(latencies)}, {len(latencies) / seconds:.0f} a second")
+    print(
+        f"answers: {len(latencies)}, {len(latencies) / answering:.0f} a second "
+        f"(over {answering:.1f} s, to the last answer)"
+    )
     print(
         f"answer latency: p50 {p50 * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, p99 {p99 * 1000:.1f} ms"
     )
     print(f"websocket frames: {tally.frames}")
+    if tally.waiting:
+        print(f"websockets the run's end stopped before their game's end: {len(tally.waiting)}")
+        for line in tally.waiting[:10]:
+            print(f"  {line}")
     print(usage)
-    print(f"errors: {len(tally.errors)}")
-    for line in tally.errors[:10]:
-        print(f"  {line}")
-    for line in profiled:
-        print(line)
+    errors = [f"  {line}" for line in tally.errors[:10]]
+    print("\n".join([f"errors: {len(tally.errors)}", *errors, *profiled]))
     return 1 if tally.errors else 0
 
 
