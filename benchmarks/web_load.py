@@ -13,14 +13,15 @@ watched by one websocket (a game of bots alone plays only while watched). Bounde
 ``--games`` and ``--seconds``.
 
 Prints the server's options and store, how idle the machine was just before the load
-(anything else running skews the figures), games finished, answers a second, the
-latency of an answer (p50, p95, p99), frames pushed, errors (anything but a success;
-there must be none), and the CPU used by this client, the server processes (their sum,
-and each one's share when there are several, so an uneven spread shows), the
-supervisor (with ``--workers``), the bots' workers (every server process's), and the
-PostgreSQL cluster (its postmaster and every child) when it is this script's own: the
-client runs on the same machine, so a reader can tell whether the figure is the
-server's limit, the database's or the client's.
+(anything else running skews the figures), games finished, answers a second (to the
+last answer), the latency of an answer (p50, p95, p99), frames pushed, the websockets
+still without their game's end 5 s after the load (a frame the server never pushed),
+errors (anything but a success; there must be none), and the CPU used by this client,
+the server processes (their sum, and each one's share when there are several, so an
+uneven spread shows), the supervisor (with ``--workers``), the bots' workers (every
+server process's), and the PostgreSQL cluster (its postmaster and every child) when it
+is this script's own: the client runs on the same machine, so a reader can tell
+whether the figure is the server's limit, the database's or the client's.
 
     .venv/bin/python benchmarks/web_load.py --clients 16 --games 64 --bot-games 16
     .venv/bin/python benchmarks/web_load.py --clients 16 --games 64 --bot-games 16 \\
@@ -77,6 +78,9 @@ TICKS = os.sysconf("SC_CLK_TCK")
 STORES = ("sqlite", "postgresql")
 #: Seconds the machine is watched, just before the load, for what else keeps it busy.
 IDLE_SECONDS = 2.0
+#: Seconds the websockets of games over are given, once the load is, for the last
+#: frames on their way; one still waiting then is listed.
+LATE_SECONDS = 5.0
 
 
 class Tally:
@@ -90,6 +94,9 @@ class Tally:
         self.last_answer = 0.0
         #: The websockets the run's end stopped before their game's end came.
         self.waiting: list[str] = []
+        #: The websockets of games of people that are over, still open until each has
+        #: its game's end.
+        self.watchers: list[threading.Thread] = []
         self.errors: list[str] = []
 
     def error(self, what: str) -> None:
@@ -494,8 +501,10 @@ def play_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
     elif view["phase"] == "end":
         with tally.lock:
             tally.games += 1
-    for thread in watchers:
-        thread.join(60)
+    # Not waited for here: the load is the answers, and a frame the server never pushes
+    # would hold this client, and stretch the run, until the run's end.
+    with tally.lock:
+        tally.watchers += watchers
 
 
 def bot_game(url: str, seed: int, tally: Tally, stop: threading.Event) -> None:
@@ -553,7 +562,7 @@ def store(chosen: str, folder: Path, workers: int) -> Iterator[tuple[str, str, i
 
 
 def arguments() -> argparse.Namespace:
-    """The command line's options, checked."""
+    """The command line's options, checked (``--new-connections`` set for the clients)."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--clients", type=int, default=16, help="games played at once")
     parser.add_argument("--games", type=int, default=64, help="games played by people")
@@ -598,13 +607,13 @@ def arguments() -> argparse.Namespace:
     args = parser.parse_args()
     if args.db == "postgresql" and (reason := available()) is not None:
         parser.error(f"--db postgresql needs a throwaway cluster, and {reason}")
+    global NEW_CONNECTIONS  # noqa: PLW0603 - read by every client thread
+    NEW_CONNECTIONS = args.new_connections
     return args
 
 
 def main() -> int:
     args = arguments()
-    global NEW_CONNECTIONS  # noqa: PLW0603 - read by every client thread
-    NEW_CONNECTIONS = args.new_connections
     tally = Tally()
     stop = threading.Event()
     seeds = iter(range(args.seed, args.seed + args.games))
@@ -643,19 +652,20 @@ def main() -> int:
         deadline = started + args.seconds
         for thread in threads:
             thread.join(max(0.0, deadline - time.perf_counter()))
-        stop.set()
-        for thread in threads:
-            thread.join(60)
         seconds = time.perf_counter() - started
         usage = cpu.stop()
         profiled = profile.stop() if profile is not None else []
+        late = time.perf_counter() + LATE_SECONDS
+        for thread in tally.watchers:
+            thread.join(max(0.0, late - time.perf_counter()))
+        stop.set()
+        for thread in threads + tally.watchers:
+            thread.join(60)
     latencies = sorted(tally.latencies)
     p50, p95, p99 = percentiles(latencies, 50, 95, 99)
-    # Answers a second over the time they took: not over a tail where the run waited
-    # on websockets alone (a game of bots, a frame late).
+    # Answers a second over the time they took, not over a tail of games of bots alone.
     answering = max(1e-9, tally.last_answer - started) if latencies else seconds
-    print(f"server: oriflamme serve {' '.join(options)}")
-    print(f"store: {shown}")
+    print(f"server: oriflamme serve {' '.join(options)}\nstore: {shown}")
     print(
         f"machine before the load: {100 * idle:.0f}% idle over {IDLE_SECONDS:.0f} s "
         f"({os.cpu_count() or 1} cores)"
@@ -673,9 +683,13 @@ def main() -> int:
     )
     print(f"websocket frames: {tally.frames}")
     if tally.waiting:
-        print(f"websockets the run's end stopped before their game's end: {len(tally.waiting)}")
-        for line in tally.waiting[:10]:
-            print(f"  {line}")
+        waiting = [f"  {line}" for line in tally.waiting[:10]]
+        print(
+            f"websockets without their game's end {LATE_SECONDS:.0f} s after the load: "
+            f"{len(tally.waiting)}",
+            *waiting,
+            sep="\n",
+        )
     print(usage)
     errors = [f"  {line}" for line in tally.errors[:10]]
     print("\n".join([f"errors: {len(tally.errors)}", *errors, *profiled]))
