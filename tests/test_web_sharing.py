@@ -11,7 +11,10 @@
   none of them serving;
 - a password that is not written as a URL wants it (``/``, ``@``, ``%``, as generated
   passwords hold) is never printed, and a store that cannot be reached is said to be,
-  with the reason.
+  with the reason;
+- a notification on the channel that the server did not send (any user of the
+  database may send one) is not news, and the listening goes on;
+- a game that cannot be read back holds up no other game's bots.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import logging
 import os
 import re
 import signal
+import sqlite3
 import subprocess
 import sys
 import time
@@ -305,3 +309,86 @@ def test_a_store_that_cannot_be_reached_says_why(monkeypatch: pytest.MonkeyPatch
     with pytest.raises(StoreError) as refused:
         postgres.PostgresStore("postgresql://oriflamme@127.0.0.1:1/oriflamme")
     assert "refused" in str(refused.value), str(refused.value)
+
+
+def test_a_stray_notification_does_not_stop_the_listening(postgres: Any) -> None:
+    import psycopg  # noqa: PLC0415 - the optional extra; the fixture skips without it
+
+    from oriflamme.web.postgres import CHANNEL, PostgresStore  # noqa: PLC0415
+
+    url = postgres.database("review_stray")
+    store = PostgresStore(url)
+    heard: list[tuple[str, int]] = []
+    stop = store.listen(lambda game_id, step: heard.append((game_id, step)))
+
+    def hears(expected: tuple[str, int]) -> bool:
+        deadline = time.monotonic() + 5
+        while expected not in heard and time.monotonic() < deadline:
+            time.sleep(0.02)
+        return expected in heard
+
+    try:
+        assert hears(("", 0))  # listening
+        # Any role that may connect to the database may NOTIFY on any channel (another
+        # program sharing the database, a mistake at a psql prompt).
+        with psycopg.connect(url, autocommit=True) as other:
+            other.execute("SELECT pg_notify(%s, %s)", (CHANNEL, "hello"))
+        store.create("game", {}, "{}", [])
+        store.record("game", 1, "red", '"a"', None, over=False)
+        assert hears(("game", 1)), f"heard only {heard}"
+    finally:
+        stop()
+        store.close()
+
+
+class NeverClaims(SQLiteStore):
+    """A process that makes games but never gets to run their bots (it stops first)."""
+
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        return False
+
+
+def test_a_game_that_cannot_be_read_does_not_keep_the_others_bots_waiting(
+    tmp_path: Path,
+) -> None:
+    print(f"seed {SEED}")
+    path = tmp_path / "games.sqlite3"
+    made_store = NeverClaims(path)
+    maker = Tables(made_store, entry_points=False)
+    request = {
+        "families": 3,
+        "seed": SEED,
+        "first_player": "blue",
+        "bots": {"blue": "random", "green": "random"},
+    }
+
+    async def make() -> list[str]:
+        made = [await maker.create(request) for _ in range(2)]
+        return [table.id for table, _, _ in made]
+
+    store = SQLiteStore(path)
+    taker = Tables(store, entry_points=False, limits=Limits(bot_workers=1))
+    try:
+        damaged, whole = asyncio.run(make())
+        maker.close()
+        with sqlite3.connect(path) as db:  # the first game's save is damaged
+            db.execute("UPDATE games SET save = 'damaged' WHERE id = ?", (damaged,))
+        assert store.due(20)[0] == damaged
+
+        async def look() -> int:
+            taker.start()
+            deadline = time.monotonic() + 6 * SWEEP_SECONDS + 5
+            while time.monotonic() < deadline:
+                kept = store.load(whole)
+                assert kept is not None
+                if kept.step > 0:
+                    return kept.step
+                await asyncio.sleep(0.2)
+            return 0
+
+        step = asyncio.run(look())
+    finally:
+        taker.close()
+        store.close()
+        made_store.close()
+    assert step > 0, "the game that can be read waits on bots nobody runs"

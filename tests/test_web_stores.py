@@ -499,13 +499,13 @@ def test_a_store_of_a_newer_layout_is_refused_and_left_as_it_is(db: str) -> None
 
 
 @pytest.mark.parametrize("db", ["postgresql"], indirect=True)
-def test_postgres_tables_of_ours_with_no_layout_are_refused_not_changed(db: str) -> None:
+def test_postgres_tables_named_as_ours_with_no_layout_are_refused_not_changed(db: str) -> None:
     query(db, "CREATE SCHEMA oriflamme")
     query(db, "CREATE TABLE oriflamme.games (id TEXT PRIMARY KEY, note TEXT)")
     query(db, "INSERT INTO oriflamme.games VALUES ('someone', 'else''s')")
-    with pytest.raises(StoreError, match=f"expected {LAYOUT}") as refused:
+    with pytest.raises(StoreError, match="not a games store's") as refused:
         open_store(db)
-    assert "layout" in str(refused.value)
+    assert "oriflamme.layout" in str(refused.value)
     assert query(db, "SELECT * FROM oriflamme.games") == [("someone", "else's")]
     tables = query(
         db, "SELECT table_name FROM information_schema.tables WHERE table_schema = 'oriflamme'"
@@ -745,3 +745,31 @@ def test_serve_on_a_postgres_url_that_is_not_one_never_shows_its_password(
     status, stderr = refused["not a url"]
     assert status != 0
     assert SECRET not in stderr, stderr
+
+
+def test_postgres_settings_written_as_keywords_are_refused_not_taken_for_a_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    settings = f"host=127.0.0.1 user=player password={SECRET} dbname=games"
+    with pytest.raises(StoreError, match="write them as a URL") as refused:
+        open_store(settings)
+    assert SECRET not in str(refused.value)
+    assert list(tmp_path.iterdir()) == []  # no file named after the password
+
+
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+def test_a_user_with_rights_on_the_rows_only_opens_a_store_set_up_already(db: str) -> None:
+    open_store(db).close()  # set up by its owner
+    player = f"player_{secrets.token_hex(3)}"  # roles are the cluster's, not the database's
+    query(db, f"CREATE ROLE {player} LOGIN")
+    query(db, f"GRANT USAGE ON SCHEMA oriflamme TO {player}")
+    query(db, f"GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA oriflamme TO {player}")
+    as_player = db.replace("postgresql://postgres@", f"postgresql://{player}@")
+    store = open_store(as_player)
+    try:
+        make(store, "g")
+        store.record("g", 1, "red", "1", None, over=False)
+        assert store.answers("g") == [("red", 1)]
+    finally:
+        store.close()

@@ -16,6 +16,7 @@ several processes starting at once do it once) or refuses a newer one.
 from __future__ import annotations
 
 import json
+import logging
 import threading
 import urllib.parse
 from collections.abc import Callable
@@ -31,6 +32,18 @@ from .store import LAYOUT, POOL_SIZE, Seat, Stale, Store, StoredGame, StoreError
 CONNECT_SECONDS = 10.0
 #: The channel answers are announced on.
 CHANNEL = "oriflamme"
+#: How a connection finds out that the network to the database server went silent
+#: (no reply, no reset): TCP keepalives, and a cap on unacknowledged sends (ms).
+#: Without them a request, or the listening, could wait on a dead link for hours.
+KEEPALIVE: dict[str, Any] = {
+    "keepalives": 1,
+    "keepalives_idle": 10,
+    "keepalives_interval": 5,
+    "keepalives_count": 3,
+    "tcp_user_timeout": 30_000,
+}
+
+log = logging.getLogger("oriflamme.web")
 #: Any number the database names the lock on setting the tables up by.
 _SETUP_LOCK = 0x0F1F1A33
 #: The database server's clock, in seconds as ``time.time()`` gives them.
@@ -125,12 +138,14 @@ class PostgresStore(Store):
             # One connection first: a server that cannot be reached is said in one
             # line at once, not retried by the pool (which logs each try) until it
             # gives up.
-            psycopg.connect(url, connect_timeout=max(1, round(CONNECT_SECONDS))).close()
+            psycopg.connect(
+                url, connect_timeout=max(1, round(CONNECT_SECONDS)), **KEEPALIVE
+            ).close()
             self._pool = ConnectionPool(
                 url,
                 min_size=1,
                 max_size=POOL_SIZE,
-                kwargs={"autocommit": True},
+                kwargs={"autocommit": True, **KEEPALIVE},
                 timeout=CONNECT_SECONDS,
                 open=False,
                 name="oriflamme",
@@ -154,7 +169,10 @@ class PostgresStore(Store):
                     row = db.execute("SELECT layout FROM oriflamme.layout").fetchone()
                     layout = row[0] if row is not None else 0
                 elif db.execute("SELECT to_regclass('oriflamme.games')").fetchone() != (None,):
-                    layout = -1  # tables of ours with no layout: not ours to change
+                    raise StoreError(
+                        f"{self.name} holds a table oriflamme.games that is not a games "
+                        "store's (it has no oriflamme.layout): left as it is; give another --db"
+                    )
                 if layout == 0:
                     for statement in _SCHEMA:
                         db.execute(statement)
@@ -165,6 +183,8 @@ class PostgresStore(Store):
                         f"{self.name} holds games of another version (layout {layout}, "
                         f"expected {LAYOUT}); give another --db"
                     )
+                if layout == LAYOUT:
+                    return  # nothing to write: a user with rights on the rows only will do
                 while layout < LAYOUT:
                     for statement in _MIGRATIONS[layout]:
                         db.execute(statement)
@@ -349,7 +369,10 @@ class PostgresStore(Store):
             while not stop.is_set():
                 try:
                     with psycopg.connect(
-                        self.url, autocommit=True, connect_timeout=int(CONNECT_SECONDS)
+                        self.url,
+                        autocommit=True,
+                        connect_timeout=int(CONNECT_SECONDS),
+                        **KEEPALIVE,
                     ) as db:
                         db.execute(f"LISTEN {CHANNEL}")
                         # Whatever was said while not listening is lost: anything may
@@ -357,10 +380,14 @@ class PostgresStore(Store):
                         heard("", 0)
                         while not stop.is_set():
                             for note in db.notifies(timeout=0.5):
-                                game_id, _, step = note.payload.partition(" ")
-                                heard(game_id, int(step))
-                except psycopg.Error:
-                    stop.wait(1.0)  # the database server restarted: listen again
+                                told = _told(note.payload)
+                                if told is not None:
+                                    heard(*told)
+                except psycopg.Error as exc:
+                    # The database server restarted, or refused a connection: said
+                    # (the kind only), and tried again each second.
+                    log.error("listening for answers on %s: %s", self.name, type(exc).__name__)
+                    stop.wait(1.0)
 
         thread = threading.Thread(target=hear, name="oriflamme-store-listen", daemon=True)
         thread.start()
@@ -370,6 +397,15 @@ class PostgresStore(Store):
             thread.join(5)
 
         return stopping
+
+
+def _told(payload: str) -> tuple[str, int] | None:
+    """The game and step a notification tells of; None for one the server did not
+    send (any user of the database may notify the channel): it is not news."""
+    game_id, _, step = payload.partition(" ")
+    if not (game_id and step.isascii() and step.isdigit() and len(step) < 10):
+        return None
+    return game_id, int(step)
 
 
 def _why(exc: BaseException) -> str:

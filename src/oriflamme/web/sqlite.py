@@ -48,6 +48,7 @@ CREATE TABLE IF NOT EXISTS games (
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 CREATE INDEX IF NOT EXISTS games_changed ON games(changed);
+CREATE INDEX IF NOT EXISTS games_due ON games(bot_until) WHERE bots_due AND NOT over;
 CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
 INSERT INTO news VALUES (0);
 CREATE TABLE IF NOT EXISTS seats (
@@ -82,6 +83,7 @@ ALTER TABLE games ADD COLUMN bot_owner TEXT;
 ALTER TABLE games ADD COLUMN bot_until REAL NOT NULL DEFAULT 0;
 ALTER TABLE games ADD COLUMN changed INTEGER NOT NULL DEFAULT 0;
 CREATE INDEX IF NOT EXISTS games_changed ON games(changed);
+CREATE INDEX IF NOT EXISTS games_due ON games(bot_until) WHERE bots_due AND NOT over;
 CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
 INSERT INTO news VALUES (0);
 """

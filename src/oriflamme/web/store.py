@@ -26,6 +26,7 @@ import abc
 import base64
 import hashlib
 import hmac
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -43,6 +44,8 @@ SAVE_EVERY = 16
 #: Calls a server process makes to a store on another machine at once (each waits in a
 #: thread of its own, on a connection of its own).
 POOL_SIZE = 8
+#: The start of libpq's KEY=VALUE way of naming a database (host=... dbname=...).
+_SETTINGS = re.compile(r"\s*(host|hostaddr|port|dbname|user|password|service)\s*=")
 
 
 class StoreError(OriflammeError):
@@ -188,6 +191,13 @@ def open_store(db: Path | str) -> Store:
                 "pip install 'oriflamme[postgres]'"
             ) from exc
         return PostgresStore(text)
+    if _SETTINGS.match(text) and not Path(text).exists():
+        # libpq's other way of writing a database: taken as a file, it would name a
+        # file after the password.
+        raise StoreError(
+            "--db takes a SQLite file or a URL postgresql://USER:PASSWORD@HOST:PORT/NAME; "
+            "what was given reads as PostgreSQL settings (KEY=VALUE): write them as a URL"
+        )
     from .sqlite import SQLiteStore  # noqa: PLC0415 - one module or the other
 
     return SQLiteStore(Path(db))

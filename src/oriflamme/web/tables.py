@@ -742,17 +742,26 @@ class Tables:
                 if time.monotonic() - counted > COUNT_SECONDS:
                     self._games = await self._io(self.store.count)
                     counted = time.monotonic()
-                for game_id in await self._io(self.store.due, SWEEP_GAMES):
+                due = await self._io(self.store.due, SWEEP_GAMES)
+            except OriflammeError as exc:
+                log.error("looking for bots to run: %s", type(exc).__name__)
+                continue
+            for game_id in due:
+                # Each on its own: a game that cannot be read back here (a damaged
+                # save, a plugin this host lacks) holds up no other game's bots.
+                try:
                     table = self._live.get(game_id)
                     if table is None:
                         await self.find(game_id)  # and its bots start
                     else:
                         self.play_bots(table)
-                for table in list(self._live.values()):
-                    if table.watchers and not table.people:
-                        self.play_bots(table)
-            except (OriflammeError, Refused) as exc:
-                log.error("looking for bots to run: %s", type(exc).__name__)
+                except OriflammeError as exc:
+                    log.error("game %s: taking its bots on: %s", game_id, type(exc).__name__)
+                    with contextlib.suppress(OriflammeError):  # not at every look
+                        await self._io(self.store.claim_bots, game_id, self.owner, RETRY_SECONDS)
+            for table in list(self._live.values()):
+                if table.watchers and not table.people:
+                    self.play_bots(table)
 
     def _unwatched(self, table: Table) -> bool:
         since = table.unwatched_since
