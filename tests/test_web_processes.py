@@ -16,6 +16,8 @@ import json
 import os
 import random
 import signal
+import subprocess
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -371,3 +373,43 @@ def test_serve_workers_share_the_port_and_one_killed_is_started_again(db: str) -
         assert not failed, failed
         for game in made:
             assert get(f"{url}/api/games/{game['id']}")[1]["phase"] == "end"
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_serve_workers_gives_up_saying_why_when_every_new_process_stops_at_once(
+    tmp_path: Path,
+) -> None:
+    db = tmp_path / "games.sqlite3"
+    out, err = tmp_path / "out.txt", tmp_path / "err.txt"
+    with out.open("w") as stdout, err.open("w") as stderr:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "oriflamme", "serve", "--port", "0", "--db", str(db)]
+            + ["--workers", "2"],
+            stdout=stdout,
+            stderr=stderr,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while len(children := server_children(process)) < 2:
+            assert time.monotonic() < deadline, "serve --workers 2 did not start 2 processes"
+            time.sleep(0.1)
+        time.sleep(1.0)  # both have opened the file
+        # The file is no longer a games file: a process started now cannot open it.
+        junk = tmp_path / "junk"
+        junk.write_bytes(b"not a games file " * 100)
+        for end in ("-wal", "-shm"):
+            Path(f"{db}{end}").unlink(missing_ok=True)
+        os.replace(junk, db)
+        os.kill(children[0], signal.SIGKILL)
+        status = process.wait(120)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait(30)
+    said = err.read_text()
+    print(said)
+    assert status != 0
+    assert "stopped as soon as they started" in said.strip().splitlines()[-1]
+    assert f"cannot use {db}" in said  # each process said why
+    assert "Traceback" not in said

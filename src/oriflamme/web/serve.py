@@ -60,6 +60,9 @@ MAX_WORKERS = 64
 #: A server process that stops sooner than this after it started is not started again
 #: at once (it would stop again: the store is unreachable, say); the next waits this long.
 RESTART_SECONDS = 2.0
+#: Server processes that stop that soon, one after the other, before the supervisor
+#: gives up and stops (something every process needs is wrong: the store is gone, say).
+QUICK_STOPS = 5
 
 
 def default_db() -> Path:
@@ -444,7 +447,8 @@ def _worker(settings: Settings, listening: socket.socket, parent: int) -> None:
 def _supervise(settings: Settings, listening: socket.socket, count: int) -> None:
     """``count`` server processes sharing ``listening`` (the system hands each new
     connection to one of them) and the store; one that stops, killed or failing, is
-    started again. Stops them all on Ctrl+C or SIGTERM."""
+    started again. Stops them all on Ctrl+C or SIGTERM, and gives up (an error) once
+    :data:`QUICK_STOPS` of them in a row stopped as they started."""
     import multiprocessing  # noqa: PLC0415 - only for several processes
     import multiprocessing.connection  # noqa: PLC0415
     import signal  # noqa: PLC0415
@@ -467,6 +471,7 @@ def _supervise(settings: Settings, listening: socket.socket, count: int) -> None
 
     previous = signal.signal(signal.SIGTERM, stop)
     running = [start() for _ in range(count)]
+    quick = 0  # processes in a row that stopped as soon as they started
     try:
         while not stopping:
             try:
@@ -483,7 +488,15 @@ def _supervise(settings: Settings, listening: socket.socket, count: int) -> None
                     flush=True,
                 )
                 if time.monotonic() - since < RESTART_SECONDS:
+                    quick += 1
+                    if quick >= QUICK_STOPS:
+                        raise OriflammeError(
+                            f"{quick} server processes in a row stopped as soon as they "
+                            "started (see above why); stopping"
+                        )
                     time.sleep(RESTART_SECONDS)
+                else:
+                    quick = 0
                 running[index] = start()
     finally:
         signal.signal(signal.SIGTERM, previous)
