@@ -14,7 +14,13 @@
   with the reason;
 - a notification on the channel that the server did not send (any user of the
   database may send one) is not news, and the listening goes on;
-- a game that cannot be read back holds up no other game's bots.
+- a game that cannot be read back holds up no other game's bots;
+- a game caught up while its bots' lease was being taken is asked anew (no bot thinks
+  for a family whose turn it is not), and a game caught up while it was being read
+  back is not left a step behind;
+- a PostgreSQL URL mistyped (a capital, a slash missing) is refused, not made a file
+  named after its password;
+- ``serve --workers`` gives up only when no process is serving.
 """
 
 from __future__ import annotations
@@ -35,10 +41,14 @@ from typing import Any
 
 import pytest
 
+from oriflamme import OriflammeError
 from oriflamme.web.limits import Limits
+from oriflamme.web.postgres import PostgresStore
 from oriflamme.web.sqlite import SQLiteStore
-from oriflamme.web.store import StoreError
+from oriflamme.web.store import StoredGame, StoreError, open_store
 from oriflamme.web.tables import LEASE_SECONDS, SWEEP_SECONDS, Tables
+
+from .postgres import Cluster
 
 SEED = 1_234_567
 
@@ -392,3 +402,179 @@ def test_a_game_that_cannot_be_read_does_not_keep_the_others_bots_waiting(
         store.close()
         made_store.close()
     assert step > 0, "the game that can be read waits on bots nobody runs"
+
+
+RACE_SEED = 7_654_321
+
+
+class HookedClaim(PostgresStore):
+    """Runs ``hook`` (in the store's thread) before the first claim on a game's bots."""
+
+    hook: Callable[[], None] | None = None
+
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        hook, self.hook = self.hook, None
+        if hook is not None:
+            hook()
+        return super().claim_bots(game_id, owner, seconds)
+
+
+class NeverClaimsThere(PostgresStore):
+    """Another process that never runs the bots (some other one holds their lease)."""
+
+    def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
+        return False
+
+
+def test_bots_think_only_for_the_family_asked_when_the_game_moved_during_the_claim(
+    postgres: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    print(f"seed {RACE_SEED}")
+    url = postgres.database(f"claim_race_{os.getpid()}")
+    here_store, other_store = HookedClaim(url), NeverClaimsThere(url)
+    limits = Limits(bot_workers=1)
+    here = Tables(here_store, entry_points=False, limits=limits)
+    other = Tables(other_store, entry_points=False, limits=limits)  # another process
+    caplog.set_level(logging.WARNING, logger="oriflamme.web")
+
+    async def play() -> int:
+        here.start()
+        other.start()
+        loop = asyncio.get_running_loop()
+        made, _, _ = await other.create(
+            {
+                "families": 3,
+                "seed": RACE_SEED,
+                "first_player": "blue",
+                "bots": {"blue": "random", "green": "random"},
+            }
+        )
+        game_id = made.id
+
+        async def blue_answers_elsewhere() -> None:
+            table = await other.find(game_id)
+            answer: Any = table.game.decision.options[0]  # type: ignore[union-attr]
+            await other.answer(table, "blue", _as_json(answer), 0)
+
+        def hook() -> None:
+            # While this process asks for the lease, another keeps blue's answer, and
+            # this process hears of it and catches up.
+            asyncio.run_coroutine_threadsafe(blue_answers_elsewhere(), loop).result(10)
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                live = here._live.get(game_id)
+                if live is not None and live.step >= 1:
+                    return
+                time.sleep(0.05)
+
+        here_store.hook = hook
+        table = await here.find(game_id)  # its bots start here
+        deadline = time.monotonic() + 20
+        while table.step < 2 and time.monotonic() < deadline:
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)
+        return table.step
+
+    try:
+        step = asyncio.run(play())
+    finally:
+        here.close()
+        other.close()
+        here_store.close()
+        other_store.close()
+    assert step >= 1
+    wrong = [r.getMessage() for r in caplog.records if "bot" in r.getMessage()]
+    assert not wrong, f"a bot was asked for a family whose turn it was not: {wrong}"
+
+
+def _as_json(answer: object) -> Any:
+    return json.loads(json.dumps(answer))
+
+
+@pytest.mark.parametrize(
+    "db",
+    [
+        "PostgreSQL://oriflamme:TOPSECRET@127.0.0.1:5432/oriflamme",
+        "postgresql:/oriflamme:TOPSECRET@127.0.0.1:5432/oriflamme",
+    ],
+)
+def test_a_mistyped_postgresql_url_is_refused_not_made_a_file(
+    db: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(StoreError) as refused:
+        open_store(db).close()
+    assert "TOPSECRET" not in str(refused.value)
+    made = [str(path.relative_to(tmp_path)) for path in tmp_path.rglob("*")]
+    assert not made, f"--db {db!r} made files named after its password: {made}"
+
+
+class HookedLoad(PostgresStore):
+    """Runs ``hook`` (in the store's thread) after the first load of a game has read it."""
+
+    hook: Callable[[], None] | None = None
+
+    def load(self, game_id: str) -> StoredGame | None:
+        found = super().load(game_id)
+        hook, self.hook = self.hook, None
+        if hook is not None:
+            hook()
+        return found
+
+
+def test_a_game_read_back_while_another_process_answers_in_it_catches_up(
+    postgres: Cluster,
+) -> None:
+    print(f"seed {RACE_SEED}")
+    url = postgres.database(f"load_race_{os.getpid()}")
+    here_store, other_store = HookedLoad(url), NeverClaimsThere(url)
+    here = Tables(here_store, entry_points=False)
+    other = Tables(other_store, entry_points=False)  # another process
+
+    async def play() -> tuple[int, int]:
+        here.start()
+        other.start()
+        loop = asyncio.get_running_loop()
+        made, _, _ = await other.create({"families": 3, "seed": RACE_SEED, "first_player": "red"})
+        game_id = made.id
+
+        async def red_answers_elsewhere() -> None:
+            table = await other.find(game_id)
+            answer: Any = table.game.decision.options[0]  # type: ignore[union-attr]
+            await other.answer(table, "red", _as_json(answer), 0)
+
+        def hook() -> None:
+            # Just after this process read the game, another keeps an answer in it,
+            # and its news reaches this process before the game is kept here.
+            asyncio.run_coroutine_threadsafe(red_answers_elsewhere(), loop).result(10)
+            time.sleep(1.0)
+
+        here_store.hook = hook
+        table = await here.find(game_id)
+        watcher = here.watch(table, None)
+        watcher.changed.clear()
+        await asyncio.sleep(2.0)  # news is heard within 50 ms or so
+        return table.step, made.step
+
+    try:
+        step, kept = asyncio.run(play())
+    finally:
+        here.close()
+        other.close()
+        here_store.close()
+        other_store.close()
+    assert kept == 1
+    assert step == 1, "the game stayed at step 0 here: its watchers never see the answer"
+
+
+def test_the_supervisor_gives_up_only_when_no_process_is_serving() -> None:
+    from oriflamme.web.serve import MOST_RESTART_SECONDS, QUICK_STOPS, _restart_wait  # noqa: PLC0415
+
+    waits = [_restart_wait(quick, serving=True) for quick in range(1, 3 * QUICK_STOPS)]
+    assert waits == sorted(waits)  # less and less often, while one serves
+    assert waits[0] == _restart_wait(1, serving=False)
+    assert max(waits) == MOST_RESTART_SECONDS
+    for quick in range(1, QUICK_STOPS):
+        assert _restart_wait(quick, serving=False) == waits[0]
+    with pytest.raises(OriflammeError, match="none is serving"):
+        _restart_wait(QUICK_STOPS, serving=False)

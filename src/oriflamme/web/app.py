@@ -343,7 +343,11 @@ async def bad_config(request: Request, exc: Exception) -> Response:
 
 async def unreadable(request: Request, exc: Exception) -> Response:
     # The message is neither sent nor logged: a save's faults may name hidden cards.
-    log.error("game %s: %s", request.path_params.get("id"), type(exc).__name__)
+    game = request.path_params.get("id")
+    if game is None:  # a game being created
+        log.error("%s %s: %s", request.method, request.url.path, type(exc).__name__)
+    else:
+        log.error("game %s: %s", game, type(exc).__name__)
     if isinstance(exc, StoreError):
         return error(503, "the games store cannot be used just now; try again")
     return error(500, "this game's save cannot be read; the games store may be damaged")

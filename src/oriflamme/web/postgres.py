@@ -28,8 +28,11 @@ from psycopg_pool import ConnectionPool, PoolTimeout
 
 from .store import LAYOUT, POOL_SIZE, Seat, Stale, Store, StoredGame, StoreError
 
-#: Seconds to wait for the database server when starting, or for a free connection.
+#: Seconds to wait for the database server when starting.
 CONNECT_SECONDS = 10.0
+#: Seconds a request waits for a connection (the pool's free ones all busy, or the
+#: database server down) before it is answered 503.
+WAIT_SECONDS = 5.0
 #: The channel answers are announced on.
 CHANNEL = "oriflamme"
 #: How a connection finds out that the network to the database server went silent
@@ -146,7 +149,7 @@ class PostgresStore(Store):
                 min_size=1,
                 max_size=POOL_SIZE,
                 kwargs={"autocommit": True, **KEEPALIVE},
-                timeout=CONNECT_SECONDS,
+                timeout=WAIT_SECONDS,
                 open=False,
                 name="oriflamme",
             )
@@ -213,7 +216,8 @@ class PostgresStore(Store):
         server restarted, and every connection the pool kept from before is dead (the
         pool is checked first). A statement sent to a server process that is gone was
         not run; one the server died running is run again, and an answer it had kept
-        is then refused as :class:`Stale`."""
+        is then refused as :class:`Stale`. A wait for a free connection that ran out
+        (the server is down) is not tried again: the request is answered at once."""
         try:
             return call()
         except psycopg.OperationalError:

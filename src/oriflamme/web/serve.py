@@ -57,12 +57,20 @@ LIMITED_LOGGERS = ["uvicorn", "uvicorn.error", "oriflamme.web", "asyncio", "psyc
 _TOKEN = re.compile(r"(token=)[^&\s]*", re.IGNORECASE)
 #: The most server processes ``--workers`` starts.
 MAX_WORKERS = 64
-#: A server process that stops sooner than this after it started is not started again
-#: at once (it would stop again: the store is unreachable, say); the next waits this long.
+#: A server process that stopped as it started (see :data:`STARTING_SECONDS`) is not
+#: started again at once (it would stop again: the store is unreachable, say); the
+#: next waits this long.
 RESTART_SECONDS = 2.0
-#: Server processes that stop that soon, one after the other, before the supervisor
-#: gives up and stops (something every process needs is wrong: the store is gone, say).
+#: Server processes that stop so, one after the other, with none left serving,
+#: before the supervisor gives up and stops (something every process needs is wrong:
+#: the store is gone, say). While one still serves, it only waits longer between
+#: starts, up to :data:`MOST_RESTART_SECONDS` (the store may come back).
 QUICK_STOPS = 5
+MOST_RESTART_SECONDS = 30.0
+#: A server process that stops sooner than this after it was started stopped as it
+#: started (it imports the server, opens the store and listens in a few seconds); one
+#: alive longer is serving.
+STARTING_SECONDS = 10.0
 
 
 def default_db() -> Path:
@@ -444,11 +452,25 @@ def _worker(settings: Settings, listening: socket.socket, parent: int) -> None:
             sys.exit(1)
 
 
+def _restart_wait(quick: int, serving: bool) -> float:
+    """Seconds to wait before starting a server process again, after ``quick`` in a
+    row stopped as they started; ``serving``: whether another one has been serving
+    for a while. Raises when it is time to give up."""
+    if quick >= QUICK_STOPS and not serving:
+        raise OriflammeError(
+            f"{quick} server processes in a row stopped as soon as they started, and "
+            "none is serving (see above why); stopping"
+        )
+    if serving:  # the site is up: try again, less and less often
+        return min(RESTART_SECONDS * 2.0 ** (quick - 1), MOST_RESTART_SECONDS)
+    return RESTART_SECONDS
+
+
 def _supervise(settings: Settings, listening: socket.socket, count: int) -> None:
     """``count`` server processes sharing ``listening`` (the system hands each new
     connection to one of them) and the store; one that stops, killed or failing, is
     started again. Stops them all on Ctrl+C or SIGTERM, and gives up (an error) once
-    :data:`QUICK_STOPS` of them in a row stopped as they started."""
+    :data:`QUICK_STOPS` of them in a row stopped as they started with none serving."""
     import multiprocessing  # noqa: PLC0415 - only for several processes
     import multiprocessing.connection  # noqa: PLC0415
     import signal  # noqa: PLC0415
@@ -487,14 +509,18 @@ def _supervise(settings: Settings, listening: socket.socket, count: int) -> None
                     file=sys.stderr,
                     flush=True,
                 )
-                if time.monotonic() - since < RESTART_SECONDS:
+                if time.monotonic() - since < STARTING_SECONDS:
                     quick += 1
-                    if quick >= QUICK_STOPS:
-                        raise OriflammeError(
-                            f"{quick} server processes in a row stopped as soon as they "
-                            "started (see above why); stopping"
-                        )
-                    time.sleep(RESTART_SECONDS)
+                    now = time.monotonic()
+                    serving = any(
+                        other.is_alive() and now - began > STARTING_SECONDS
+                        for other, began in running
+                    )
+                    deadline = time.monotonic() + _restart_wait(quick, serving)
+                    while not stopping and time.monotonic() < deadline:
+                        time.sleep(0.2)  # a signal is not kept waiting
+                    if stopping:
+                        break
                 else:
                     quick = 0
                 running[index] = start()

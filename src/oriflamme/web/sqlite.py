@@ -347,10 +347,10 @@ class SQLiteStore(Store):
                     found = looking.execute("PRAGMA data_version").fetchone()[0]
                     if found == version:
                         continue
-                    version = found
                     rows = looking.execute(
                         "SELECT id, step, changed FROM games WHERE changed > ?", (seen,)
                     ).fetchall()
+                    version = found  # only once read: a failed look is looked at again
                 except sqlite3.Error:
                     continue  # the file is busy or gone: looked at again shortly
                 for game_id, step, changed in rows:

@@ -44,6 +44,8 @@ SAVE_EVERY = 16
 #: Calls a server process makes to a store on another machine at once (each waits in a
 #: thread of its own, on a connection of its own).
 POOL_SIZE = 8
+#: The start of a PostgreSQL URL, in any case and however mistyped.
+_MISTYPED = re.compile(r"\s*postgres(ql)?[:/]", re.IGNORECASE)
 #: The start of libpq's KEY=VALUE way of naming a database (host=... dbname=...).
 _SETTINGS = re.compile(r"\s*(host|hostaddr|port|dbname|user|password|service)\s*=")
 
@@ -182,6 +184,15 @@ def open_store(db: Path | str) -> Store:
     """The store ``db`` names: a ``postgresql://`` URL (the optional extra
     ``oriflamme[postgres]``), else the path of a SQLite file."""
     text = str(db)
+    if _MISTYPED.match(text):
+        # A URL mistyped would otherwise be a file, named after its password.
+        scheme, separator, rest = text.partition("://")
+        if not separator or scheme.lower() not in ("postgresql", "postgres"):
+            raise StoreError(
+                "the --db given starts as a PostgreSQL URL but is not one "
+                "(expected postgresql://USER:PASSWORD@HOST:PORT/NAME)"
+            )
+        text = f"{scheme.lower()}://{rest}"
     if text.startswith(("postgresql://", "postgres://")):
         try:
             from .postgres import PostgresStore  # noqa: PLC0415 - the optional extra

@@ -453,6 +453,8 @@ class Tables:
         for family, answer in stored.later:  # the answers since the last save
             game.answer(answer, family=family)
         table = self._keep(Table(stored, game, registry))
+        # News of an answer kept while it was read was not for a game kept here yet.
+        await self.catch_up(table)
         # A server stopped while a bot was to answer: the bot answers now.
         self.play_bots(table)
         return table
@@ -683,9 +685,12 @@ class Tables:
             if not table.people and self._unwatched(table):
                 return held  # paused until someone opens it again (see watch)
             # Taken, or renewed, for each answer: a process that died lets it lapse.
+            asked = table.step
             if not await self._io(self.store.claim_bots, table.id, self.owner, LEASE_SECONDS):
                 return held  # another process runs them, and tells of their answers
             held = True
+            if table.step != asked:
+                continue  # caught up while the lease was taken: asked anew
             family, step = decision.family, table.step
             observation = table.game.observe(family)
             # Seeded by game, family and step: a restarted server plays on the same way.
