@@ -451,15 +451,10 @@ def test_bots_think_only_for_the_family_asked_when_the_game_moved_during_the_cla
         )
         game_id = made.id
 
-        async def blue_answers_elsewhere() -> None:
-            table = await other.find(game_id)
-            answer: Any = table.game.decision.options[0]  # type: ignore[union-attr]
-            await other.answer(table, "blue", _as_json(answer), 0)
-
         def hook() -> None:
             # While this process asks for the lease, another keeps blue's answer, and
             # this process hears of it and catches up.
-            asyncio.run_coroutine_threadsafe(blue_answers_elsewhere(), loop).result(10)
+            asyncio.run_coroutine_threadsafe(first_answer(other, game_id, "blue"), loop).result(10)
             deadline = time.monotonic() + 10
             while time.monotonic() < deadline:
                 live = here._live.get(game_id)
@@ -485,6 +480,14 @@ def test_bots_think_only_for_the_family_asked_when_the_game_moved_during_the_cla
     assert step >= 1
     wrong = [r.getMessage() for r in caplog.records if "bot" in r.getMessage()]
     assert not wrong, f"a bot was asked for a family whose turn it was not: {wrong}"
+
+
+async def first_answer(tables: Tables, game_id: str, family: str) -> None:
+    """``family`` answers the first option it is offered at step 0, through ``tables``
+    (another process)."""
+    table = await tables.find(game_id)
+    answer: Any = table.game.decision.options[0]  # type: ignore[union-attr]
+    await tables.answer(table, family, _as_json(answer), 0)
 
 
 def _as_json(answer: object) -> Any:
@@ -538,15 +541,10 @@ def test_a_game_read_back_while_another_process_answers_in_it_catches_up(
         made, _, _ = await other.create({"families": 3, "seed": RACE_SEED, "first_player": "red"})
         game_id = made.id
 
-        async def red_answers_elsewhere() -> None:
-            table = await other.find(game_id)
-            answer: Any = table.game.decision.options[0]  # type: ignore[union-attr]
-            await other.answer(table, "red", _as_json(answer), 0)
-
         def hook() -> None:
             # Just after this process read the game, another keeps an answer in it,
             # and its news reaches this process before the game is kept here.
-            asyncio.run_coroutine_threadsafe(red_answers_elsewhere(), loop).result(10)
+            asyncio.run_coroutine_threadsafe(first_answer(other, game_id, "red"), loop).result(10)
             time.sleep(1.0)
 
         here_store.hook = hook

@@ -26,7 +26,7 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 from psycopg_pool import ConnectionPool, PoolTimeout
 
-from .store import LAYOUT, POOL_SIZE, Seat, Stale, Store, StoredGame, StoreError
+from .store import LAYOUT, POOL_SIZE, Seat, Stale, Store, StoredGame, StoreError, answers_of
 
 #: Seconds to wait for the database server when starting.
 CONNECT_SECONDS = 10.0
@@ -311,7 +311,7 @@ class PostgresStore(Store):
         )
         if not rows:
             return None
-        request, initial, save, step, over, creator_hash, save_step = rows[0]
+        step, save_step = rows[0][3], rows[0][6]
         seats = self._run(
             "SELECT family, kind, token_hash FROM oriflamme.seats WHERE game = %s", (game_id,)
         )
@@ -319,18 +319,7 @@ class PostgresStore(Store):
         later = self.answers(game_id, step, after=save_step)
         if len(later) != step - save_step:  # expired meanwhile
             return None
-        return StoredGame(
-            game_id,
-            json.loads(request),
-            initial,
-            save,
-            step,
-            bool(over),
-            tuple(Seat(*seat) for seat in seats),
-            creator_hash,
-            save_step,
-            tuple(later),
-        )
+        return StoredGame.of_rows(game_id, rows[0], seats, later)
 
     def answers(
         self, game_id: str, upto: int | None = None, after: int = 0
@@ -340,7 +329,7 @@ class PostgresStore(Store):
             "WHERE game = %s AND step > %s AND step <= %s ORDER BY step",
             (game_id, after, 2**31 - 1 if upto is None else upto),
         )
-        return [(family, json.loads(answer)) for family, answer in rows]
+        return answers_of(rows)
 
     def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
         rows = self._run(

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from .store import LAYOUT, Seat, Stale, Store, StoredGame, StoreError
+from .store import LAYOUT, Seat, Stale, Store, StoredGame, StoreError, answers_of
 
 #: How often a process looks whether another one has written to the file (seconds).
 LOOK_SECONDS = 0.05
@@ -276,20 +276,9 @@ class SQLiteStore(Store):
             seats = self._read(
                 "SELECT family, kind, token_hash FROM seats WHERE game = ?", (game_id,)
             )
-            request, initial, save, step, over, creator_hash, save_step = rows[0]
+            step, save_step = rows[0][3], rows[0][6]
             later = self.answers(game_id, step, after=save_step)
-        return StoredGame(
-            game_id,
-            json.loads(request),
-            initial,
-            save,
-            step,
-            bool(over),
-            tuple(Seat(*seat) for seat in seats),
-            creator_hash,
-            save_step,
-            tuple(later),
-        )
+        return StoredGame.of_rows(game_id, rows[0], seats, later)
 
     def answers(
         self, game_id: str, upto: int | None = None, after: int = 0
@@ -299,7 +288,7 @@ class SQLiteStore(Store):
             "ORDER BY step",
             (game_id, after, 2**62 if upto is None else upto),
         )
-        return [(family, json.loads(answer)) for family, answer in rows]
+        return answers_of(rows)
 
     def claim_bots(self, game_id: str, owner: str, seconds: float) -> bool:
         now = time.time()

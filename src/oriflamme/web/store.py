@@ -26,6 +26,7 @@ import abc
 import base64
 import hashlib
 import hmac
+import json
 import re
 from collections.abc import Callable
 from pathlib import Path
@@ -93,6 +94,32 @@ class StoredGame:
     creator_hash: str | None = None
     save_step: int = 0
     later: tuple[tuple[str, Any], ...] = ()
+
+    @classmethod
+    def of_rows(
+        cls, game_id: str, game: tuple[Any, ...], seats: list[Any], later: list[Any]
+    ) -> StoredGame:
+        """A game from a store's rows: ``game`` (request, initial, save, step, over,
+        creator_hash, save_step), its seats (family, kind, token_hash) and the answers
+        after its save (as :func:`answers_of` reads them)."""
+        request, initial, save, step, over, creator_hash, save_step = game
+        return cls(
+            game_id,
+            json.loads(request),
+            initial,
+            save,
+            step,
+            bool(over),
+            tuple(Seat(*seat) for seat in seats),
+            creator_hash,
+            save_step,
+            tuple(later),
+        )
+
+
+def answers_of(rows: list[Any]) -> list[tuple[str, Any]]:
+    """A store's (family, answer as JSON text) rows as (family, answer as JSON values)."""
+    return [(family, json.loads(answer)) for family, answer in rows]
 
 
 class Store(abc.ABC):
