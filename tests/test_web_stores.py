@@ -3,10 +3,10 @@ a SQLite file and a PostgreSQL database (a throwaway cluster, tests/postgres.py)
 
 Every test of the contract runs once on each. Two store objects opened on one
 database stand for two server processes sharing it: what one writes, the other reads,
-hears of, or is refused by. Then what each store does of its own: bringing an older
-layout up to date, refusing a newer one or tables it did not make, several processes
-setting up one new database at once, and the messages of a database it cannot reach
-(never with the password of its URL).
+hears of, or is refused by, and the rate buckets both take from. Then what each store
+does of its own: bringing an older layout up to date, refusing a newer one or tables
+it did not make, several processes setting up one new database at once, and the
+messages of a database it cannot reach (never with the password of its URL).
 """
 
 from __future__ import annotations
@@ -252,6 +252,30 @@ def test_a_save_moves_on_and_load_plays_only_the_answers_after_it(
     )
 
 
+def test_the_client_that_created_a_game_is_kept_with_it_and_found_by_its_creator(
+    store: Store, other: Store
+) -> None:
+    creator = token_hash("creator's secret")
+    store.create("g", {"families": 2}, "start", seats(), creator, client="203.0.113.7")
+    store.create("no_client", {}, "start", [], token_hash("another creator"))
+    make(store, "no_creator")
+    assert loaded(other, "g").client == "203.0.113.7"
+    assert loaded(other, "no_client").client is None
+    assert loaded(other, "no_creator").client is None
+    assert other.client_of(creator) == "203.0.113.7"
+    assert other.client_of(token_hash("another creator")) is None
+    assert other.client_of(token_hash("nobody's secret")) is None
+    assert other.client_of("creator's secret") is None  # the token itself is not its hash
+    # Kept as the game moves on, with or without a save.
+    store.record("g", 1, "red", "1", None, over=False)
+    store.record("g", 2, "red", "2", "a save", over=True)
+    assert loaded(other, "g").client == "203.0.113.7"
+    assert other.client_of(creator) == "203.0.113.7"
+    # And gone with it.
+    assert other.expire(finished_before=time.time() + 60, abandoned_before=0) == ["g"]
+    assert store.client_of(creator) is None
+
+
 # --- expiry --------------------------------------------------------------------------
 
 
@@ -346,6 +370,105 @@ def test_due_lists_the_games_waiting_on_bots_nobody_runs(store: Store, other: St
     assert set(other.due(100)) == expected | {"moved_on"}
     assert store.claim_bots("waiting", "a", 30)
     assert set(other.due(100)) == expected - {"waiting"} | {"moved_on"}
+
+
+# --- rate buckets --------------------------------------------------------------------
+
+#: The tests' bucket: COUNT requests at once, one more every PER seconds.
+COUNT, SECONDS = 3, 3.0
+PER = SECONDS / COUNT
+#: Seconds the store's clock and the tests' may disagree by over a test.
+SLACK = 0.05
+
+
+def test_a_bucket_gives_its_count_then_says_how_long_to_wait_then_gives_again(
+    store: Store,
+) -> None:
+    key = "create:127.0.0.1"
+    started = time.monotonic()
+    assert [store.take(key, COUNT, SECONDS) for _ in range(COUNT)] == [0.0] * COUNT
+    wait = store.take(key, COUNT, SECONDS)
+    elapsed = time.monotonic() - started
+    assert elapsed < PER, f"too slow to test: {elapsed:.3f} s, the bucket refilled meanwhile"
+    # Full at the first take, refilled since: one more is PER after it.
+    assert PER - elapsed - SLACK <= wait <= PER + SLACK, (wait, elapsed)
+    # Refused, nothing is taken: asked again, the wait is shorter, not a request longer.
+    again = store.take(key, COUNT, SECONDS)
+    assert 0 < again <= wait
+    assert store.take("create:127.0.0.2", COUNT, SECONDS) == 0.0  # each bucket its own
+    time.sleep(again + SLACK)
+    assert store.take(key, COUNT, SECONDS) == 0.0
+    # The one request refilled is taken: the next is refused again, unless the sleep
+    # overslept by a whole request.
+    late = time.monotonic() - started - PER
+    after = store.take(key, COUNT, SECONDS)
+    assert 0 < after <= PER + SLACK or late >= PER, (after, late)
+
+
+def test_processes_sharing_a_store_meet_one_limit(store: Store, other: Store) -> None:
+    key = "answer:g:red"
+    # 60 s for 3: one more every 20 s, none refilled during the test.
+    assert [which.take(key, COUNT, 60) for which in (store, other, store)] == [0.0] * 3
+    for which in (other, store):
+        assert 15 < which.take(key, COUNT, 60) <= 20 + SLACK
+    assert other.take("answer:g:blue", COUNT, 60) == 0.0
+
+
+def test_a_bucket_outlives_a_restart(db: str) -> None:
+    key = "create:192.0.2.1"
+    first = open_store(db)
+    try:
+        assert [first.take(key, COUNT, 60) for _ in range(2)] == [0.0, 0.0]
+    finally:
+        first.close()
+    again = open_store(db)  # the server restarted: what it took is counted still
+    try:
+        assert again.take(key, COUNT, 60) == 0.0
+        assert 15 < again.take(key, COUNT, 60) <= 20 + SLACK
+    finally:
+        again.close()
+
+
+def test_takes_racing_from_two_processes_take_a_bucket_exactly_once_each(
+    store: Store, other: Store
+) -> None:
+    threads, each = 8, 5
+    for round_ in range(3):
+        key = f"create:198.51.100.{round_}"
+        barrier = threading.Barrier(threads)
+
+        def taking(which: Store, key: str = key, barrier: Any = barrier) -> list[float]:
+            barrier.wait(10)
+            # 10 in an hour: one more every 360 s, none refilled during the test.
+            return [which.take(key, 10, 3600) for _ in range(each)]
+
+        with concurrent.futures.ThreadPoolExecutor(threads) as pool:
+            waits = [w for ws in pool.map(taking, [store, other] * (threads // 2)) for w in ws]
+        assert len(waits) == threads * each
+        assert waits.count(0.0) == 10, f"round {round_}: {waits.count(0.0)} taken"
+        assert all(300 < w <= 360 + SLACK for w in waits if w != 0.0), waits
+        assert store.take(key, 10, 3600) > 300
+
+
+def test_expire_deletes_the_buckets_full_again_and_keeps_the_others(
+    db: str, store: Store, other: Store
+) -> None:
+    make(store, "finished")
+    play(store, "finished", range(1, 2), over_at=1)
+    assert store.take("short", 2, 0.2) == 0.0  # full again 0.1 s later
+    assert store.take("long", 2, 60) == 0.0  # full again 30 s later
+    assert other.take("emptied", 1, 60) == 0.0  # full again 60 s later
+    time.sleep(0.3)
+    # Only the games are said.
+    assert other.expire(finished_before=time.time() + 60, abandoned_before=0) == ["finished"]
+    kept = query(db, f"SELECT key FROM {table(db, 'rates')} ORDER BY key")
+    assert kept == [("emptied",), ("long",)]
+    # What is kept counts still; what went reads as full.
+    assert store.take("long", 2, 60) == 0.0
+    assert store.take("long", 2, 60) > 0
+    assert other.take("emptied", 1, 60) > 0
+    assert [store.take("short", 2, 0.2) for _ in range(2)] == [0.0, 0.0]
+    assert store.expire(0, 0) == []
 
 
 # --- hearing of answers --------------------------------------------------------------
@@ -600,7 +723,7 @@ def test_a_sqlite_file_of_layout_2_is_brought_up_to_date_and_plays_on(tmp_path: 
     try:
         assert query(str(path), "PRAGMA user_version") == [(LAYOUT,)]
         columns = {row[1] for row in query(str(path), "PRAGMA table_info(games)")}
-        assert {"bots_due", "bot_owner", "bot_until", "changed"} <= columns
+        assert {"bots_due", "bot_owner", "bot_until", "changed", "client"} <= columns
         assert store.count() == 3
         playing = loaded(store, "playing")
         assert (playing.request, playing.initial, playing.save) == (
@@ -633,6 +756,212 @@ def test_a_sqlite_file_of_layout_2_is_brought_up_to_date_and_plays_on(tmp_path: 
     again = SQLiteStore(path)  # opened again: as it was left
     assert again.count() == 2
     again.close()
+
+
+#: The games file of layout 3 (before the rate buckets were kept in it): games had no
+#: client.
+LAYOUT_3 = """
+CREATE TABLE games (
+    id TEXT PRIMARY KEY,
+    created REAL NOT NULL,
+    updated REAL NOT NULL,
+    request TEXT NOT NULL,
+    initial TEXT NOT NULL,
+    save TEXT NOT NULL,
+    step INTEGER NOT NULL,
+    over INTEGER NOT NULL,
+    creator_hash TEXT,
+    save_step INTEGER NOT NULL DEFAULT 0,
+    bots_due INTEGER NOT NULL DEFAULT 0,
+    bot_owner TEXT,
+    bot_until REAL NOT NULL DEFAULT 0,
+    changed INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX games_updated ON games(updated);
+CREATE INDEX games_changed ON games(changed);
+CREATE INDEX games_due ON games(bot_until) WHERE bots_due AND NOT over;
+CREATE TABLE news (last INTEGER NOT NULL);
+INSERT INTO news VALUES (7);
+CREATE TABLE seats (
+    game TEXT NOT NULL REFERENCES games(id),
+    family TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    token_hash TEXT,
+    PRIMARY KEY (game, family)
+);
+CREATE TABLE answers (
+    game TEXT NOT NULL REFERENCES games(id),
+    step INTEGER NOT NULL,
+    family TEXT NOT NULL,
+    answer TEXT NOT NULL,
+    PRIMARY KEY (game, step)
+);
+PRAGMA user_version = 3;
+"""
+
+
+def layout_3_games(now: float) -> list[tuple[Any, ...]]:
+    """Two games of layout 3: one playing, a bot due, saved after step 1 of 2; one over."""
+    return [
+        ("playing", now, now, '{"families": 2}', "start", "after 1", 2, 0, "c", 1, 1),
+        ("finished", now, now, "{}", "start", "the end", 3, 1, None, 3, 0),
+    ]
+
+
+def check_layout_3_plays_on(store: Store, db: str, now: float) -> None:
+    """The games of :func:`layout_3_games`, in a store brought up to date: as they were,
+    with no client; and the store does all layout 4 does."""
+    assert store.count() == 2
+    playing = loaded(store, "playing")
+    assert (playing.request, playing.initial, playing.save) == ({"families": 2}, "start", "after 1")
+    assert (playing.step, playing.save_step, playing.over) == (2, 1, False)
+    assert playing.later == (("red", {"step": 2}),)
+    assert (playing.creator_hash, playing.client) == ("c", None)
+    assert seat_of(playing.seats, "playing red") == "red"
+    assert loaded(store, "finished").over
+    assert store.client_of("c") is None
+    assert store.due(10) == ["playing"]
+    with pytest.raises(Stale):
+        store.record("playing", 2, "red", "2", None, over=False)
+    store.record("playing", 3, "blue", '"new"', None, over=False)
+    assert loaded(store, "playing").later == (("red", {"step": 2}), ("blue", "new"))
+    store.create("new", {}, "start", [], token_hash("new creator"), client="192.0.2.9")
+    assert loaded(store, "new").client == "192.0.2.9"
+    assert store.client_of(token_hash("new creator")) == "192.0.2.9"
+    assert store.take("create:192.0.2.9", 1, 60) == 0.0
+    assert store.take("create:192.0.2.9", 1, 60) > 50
+    assert store.take("short", 1, 0.1) == 0.0
+    time.sleep(0.2)
+    assert store.expire(finished_before=now + 60, abandoned_before=0) == ["finished"]
+    assert query(db, f"SELECT key FROM {table(db, 'rates')}") == [("create:192.0.2.9",)]
+
+
+def test_a_sqlite_file_of_layout_3_is_brought_up_to_date_and_plays_on(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite3"
+    now = time.time()
+    with contextlib.closing(sqlite3.connect(path, isolation_level=None)) as old:
+        old.executescript(LAYOUT_3)
+        old.execute("PRAGMA journal_mode=WAL")
+        old.executemany(
+            "INSERT INTO games (id, created, updated, request, initial, save, step, over, "
+            f"creator_hash, save_step, bots_due) VALUES ({', '.join('?' * 11)})",
+            layout_3_games(now),
+        )
+        old.executemany(
+            "INSERT INTO seats VALUES (?, 'red', 'person', ?)",
+            [(game, token_hash(f"{game} red")) for game in ("playing", "finished")],
+        )
+        old.executemany(
+            "INSERT INTO answers VALUES (?, ?, 'red', ?)",
+            [("playing", n, json.dumps({"step": n})) for n in (1, 2)]
+            + [("finished", n, json.dumps({"step": n})) for n in (1, 2, 3)],
+        )
+    store = SQLiteStore(path)
+    try:
+        assert query(str(path), "PRAGMA user_version") == [(LAYOUT,)]
+        assert "client" in {row[1] for row in query(str(path), "PRAGMA table_info(games)")}
+        indexes = {row[0] for row in query(str(path), "SELECT name FROM sqlite_master")}
+        assert {"games_creator", "rates", "rates_full"} <= indexes
+        check_layout_3_plays_on(store, str(path), now)
+    finally:
+        store.close()
+    again = SQLiteStore(path)  # opened again: as it was left
+    try:
+        assert again.count() == 2
+        assert again.take("create:192.0.2.9", 1, 60) > 50
+        assert loaded(again, "new").client == "192.0.2.9"
+    finally:
+        again.close()
+
+
+#: The PostgreSQL tables of layout 3 (the first there), as that server made them.
+LAYOUT_3_POSTGRES = [
+    "CREATE SCHEMA oriflamme",
+    "CREATE TABLE oriflamme.layout (layout INTEGER NOT NULL)",
+    "INSERT INTO oriflamme.layout VALUES (3)",
+    """CREATE TABLE oriflamme.games (
+        id TEXT PRIMARY KEY,
+        created DOUBLE PRECISION NOT NULL,
+        updated DOUBLE PRECISION NOT NULL,
+        request TEXT NOT NULL,
+        initial TEXT NOT NULL,
+        save TEXT NOT NULL,
+        step INTEGER NOT NULL,
+        over BOOLEAN NOT NULL,
+        creator_hash TEXT,
+        save_step INTEGER NOT NULL DEFAULT 0,
+        bots_due BOOLEAN NOT NULL DEFAULT FALSE,
+        bot_owner TEXT,
+        bot_until DOUBLE PRECISION NOT NULL DEFAULT 0
+    )""",
+    "CREATE INDEX games_updated ON oriflamme.games (updated)",
+    "CREATE INDEX games_due ON oriflamme.games (bot_until) WHERE bots_due AND NOT over",
+    """CREATE TABLE oriflamme.seats (
+        game TEXT NOT NULL REFERENCES oriflamme.games (id) ON DELETE CASCADE,
+        family TEXT NOT NULL,
+        kind TEXT NOT NULL,
+        token_hash TEXT,
+        PRIMARY KEY (game, family)
+    )""",
+    """CREATE TABLE oriflamme.answers (
+        game TEXT NOT NULL REFERENCES oriflamme.games (id) ON DELETE CASCADE,
+        step INTEGER NOT NULL,
+        family TEXT NOT NULL,
+        answer TEXT NOT NULL,
+        PRIMARY KEY (game, step)
+    )""",
+]
+
+
+def literal(value: Any) -> str:
+    """``value`` as SQL text (the tests' own values only)."""
+    if value is None:
+        return "NULL"
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    return repr(value)
+
+
+@pytest.mark.parametrize("db", ["postgresql"], indirect=True)
+def test_a_postgres_database_of_layout_3_is_brought_up_to_date_and_plays_on(db: str) -> None:
+    now = time.time()
+    for statement in LAYOUT_3_POSTGRES:
+        query(db, statement)
+    for game in layout_3_games(now):
+        values = [*game[:7], bool(game[7]), *game[8:10], bool(game[10])]
+        query(
+            db,
+            "INSERT INTO oriflamme.games (id, created, updated, request, initial, save, step, "
+            "over, creator_hash, save_step, bots_due) "
+            f"VALUES ({', '.join(map(literal, values))})",
+        )
+        query(
+            db,
+            f"INSERT INTO oriflamme.seats VALUES ({literal(game[0])}, 'red', 'person', "
+            f"{literal(token_hash(f'{game[0]} red'))})",
+        )
+        for n in range(1, int(game[6]) + 1):
+            answer = json.dumps({"step": n})
+            query(
+                db,
+                f"INSERT INTO oriflamme.answers VALUES ({literal(game[0])}, {n}, 'red', "
+                f"{literal(answer)})",
+            )
+    store = open_store(db)
+    try:
+        assert query(db, "SELECT layout FROM oriflamme.layout") == [(LAYOUT,)]
+        indexes = query(db, "SELECT indexname FROM pg_indexes WHERE schemaname = 'oriflamme'")
+        assert {"games_creator", "rates_full"} <= {row[0] for row in indexes}
+        check_layout_3_plays_on(store, db, now)
+    finally:
+        store.close()
+    again = open_store(db)  # opened again: as it was left, and not set up twice
+    try:
+        assert query(db, "SELECT layout FROM oriflamme.layout") == [(LAYOUT,)]
+        assert again.count() == 2
+        assert again.take("create:192.0.2.9", 1, 60) > 50
+    finally:
+        again.close()
 
 
 # --- messages ------------------------------------------------------------------------

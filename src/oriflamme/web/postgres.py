@@ -5,8 +5,8 @@ The driver is psycopg 3, with its connection pool. An answer is kept by one stat
 so one round trip: the game's row moves on from the step the answer follows (or nothing
 happens: :class:`Stale`), the answer is added, and every server process listening is
 told (``NOTIFY``) once it commits. A process hears of the answers with ``LISTEN`` on one
-connection of its own. Times that several hosts compare (a lease on a game's bots) are
-the database server's, so the hosts' clocks need not agree.
+connection of its own. Times that several hosts compare (a lease on a game's bots, a rate
+bucket) are the database server's, so the hosts' clocks need not agree.
 
 The tables are in the schema ``oriflamme``, so the database may hold others; the
 layout is in ``oriflamme.layout``, and a server brings it up to date (under a lock, so
@@ -52,6 +52,24 @@ _SETUP_LOCK = 0x0F1F1A33
 #: The database server's clock, in seconds as ``time.time()`` gives them.
 _NOW = "extract(epoch from clock_timestamp())"
 _T = TypeVar("_T")
+#: Times a take refused is tried again when the bucket has a request by the time its
+#: wait is read; :data:`_SOON` (seconds) is the wait said if it still has not got one.
+_TRIES = 3
+_SOON = 0.001
+
+#: The index :meth:`PostgresStore.client_of` reads by.
+_CREATOR = "CREATE INDEX games_creator ON oriflamme.games (creator_hash)"
+#: The rate buckets: the tokens each held as of a time, and when it is full again (those
+#: full again are deleted by the hourly expiry: not kept, a bucket reads as full).
+_RATES = [
+    """CREATE TABLE oriflamme.rates (
+        key TEXT PRIMARY KEY,
+        tokens DOUBLE PRECISION NOT NULL,
+        as_of DOUBLE PRECISION NOT NULL,
+        full_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX rates_full ON oriflamme.rates (full_at)",
+]
 
 _SCHEMA = [
     "CREATE SCHEMA IF NOT EXISTS oriflamme",
@@ -69,11 +87,13 @@ _SCHEMA = [
         save_step INTEGER NOT NULL DEFAULT 0,
         bots_due BOOLEAN NOT NULL DEFAULT FALSE,
         bot_owner TEXT,
-        bot_until DOUBLE PRECISION NOT NULL DEFAULT 0
+        bot_until DOUBLE PRECISION NOT NULL DEFAULT 0,
+        client TEXT
     )""",
     "CREATE INDEX games_updated ON oriflamme.games (updated)",
     # The games waiting on a bot are few: the sweep for them reads only those.
     "CREATE INDEX games_due ON oriflamme.games (bot_until) WHERE bots_due AND NOT over",
+    _CREATOR,
     """CREATE TABLE oriflamme.seats (
         game TEXT NOT NULL REFERENCES oriflamme.games (id) ON DELETE CASCADE,
         family TEXT NOT NULL,
@@ -88,10 +108,33 @@ _SCHEMA = [
         answer TEXT NOT NULL,
         PRIMARY KEY (game, step)
     )""",
+    *_RATES,
 ]
-#: The statements that bring layout N up to N + 1 (none yet: layout 3 is the first on
-#: PostgreSQL).
-_MIGRATIONS: dict[int, list[str]] = {}
+#: The statements that bring layout N up to N + 1 (layout 3 is the first on PostgreSQL).
+_MIGRATIONS: dict[int, list[str]] = {
+    # Layout 3 kept the rate buckets in each process's memory, and not the client that
+    # created a game: the games of layout 3 have none.
+    3: ["ALTER TABLE oriflamme.games ADD COLUMN client TEXT", _CREATOR, *_RATES],
+}
+#: The tokens of the bucket ``r`` now (``excluded.as_of``): refilled since it was last
+#: taken from (nothing if the server's clock went back), up to full.
+_REFILLED = "least(%(count)s, r.tokens + greatest(0, excluded.as_of - r.as_of) * %(per_second)s)"
+#: One request taken from a bucket, in one statement: a bucket not kept is made (full,
+#: less the one taken), one kept is changed only if it holds a request, the row locked
+#: meanwhile; a row is returned only if taken. The time is read once: ``excluded.as_of``.
+_TAKE = (
+    "INSERT INTO oriflamme.rates AS r (key, tokens, as_of, full_at) "
+    "SELECT %(key)s, %(count)s - 1, now, now + 1 / %(per_second)s "
+    f"FROM (SELECT {_NOW} AS now) AS clock "
+    f"ON CONFLICT (key) DO UPDATE SET tokens = {_REFILLED} - 1, as_of = excluded.as_of, "
+    f"full_at = excluded.as_of + (%(count)s - {_REFILLED} + 1) / %(per_second)s "
+    f"WHERE {_REFILLED} >= 1 RETURNING 1"
+)
+#: The seconds until a bucket holds a request again.
+_WAIT = (
+    f"SELECT (1 - least(%(count)s, tokens + greatest(0, {_NOW} - as_of) * %(per_second)s)) "
+    "/ %(per_second)s FROM oriflamme.rates WHERE key = %(key)s"
+)
 
 
 def shown(url: str) -> str:
@@ -233,14 +276,23 @@ class PostgresStore(Store):
         creator_hash: str | None = None,
         *,
         bots_due: bool = False,
+        client: str | None = None,
     ) -> None:
         def insert() -> None:
             with self._pool.connection() as db, db.transaction():
                 db.execute(
                     "INSERT INTO oriflamme.games (id, created, updated, request, initial, save, "
-                    "step, over, creator_hash, save_step, bots_due) "
-                    f"VALUES (%s, {_NOW}, {_NOW}, %s, %s, %s, 0, FALSE, %s, 0, %s)",
-                    (game_id, json.dumps(request), initial, initial, creator_hash, bots_due),
+                    "step, over, creator_hash, save_step, bots_due, client) "
+                    f"VALUES (%s, {_NOW}, {_NOW}, %s, %s, %s, 0, FALSE, %s, 0, %s, %s)",
+                    (
+                        game_id,
+                        json.dumps(request),
+                        initial,
+                        initial,
+                        creator_hash,
+                        bots_due,
+                        client,
+                    ),
                 )
                 with db.cursor() as cursor:
                     cursor.executemany(
@@ -296,7 +348,11 @@ class PostgresStore(Store):
         return found
 
     def expire(self, finished_before: float, abandoned_before: float) -> list[str]:
+        # The buckets full again go too (a bucket not kept reads as full), by the time
+        # the statement started: a time that holds still in it, which the index can use.
         rows = self._run(
+            "WITH full_again AS (DELETE FROM oriflamme.rates "
+            "WHERE full_at <= extract(epoch from statement_timestamp())) "
             "DELETE FROM oriflamme.games WHERE (over AND updated < %s) "
             "OR (NOT over AND updated < %s) RETURNING id",
             (finished_before, abandoned_before),
@@ -305,7 +361,7 @@ class PostgresStore(Store):
 
     def load(self, game_id: str) -> StoredGame | None:
         rows = self._run(
-            "SELECT request, initial, save, step, over, creator_hash, save_step "
+            "SELECT request, initial, save, step, over, creator_hash, save_step, client "
             "FROM oriflamme.games WHERE id = %s",
             (game_id,),
         )
@@ -320,6 +376,12 @@ class PostgresStore(Store):
         if len(later) != step - save_step:  # expired meanwhile
             return None
         return StoredGame.of_rows(game_id, rows[0], seats, later)
+
+    def client_of(self, creator_hash: str) -> str | None:
+        rows = self._run(
+            "SELECT client FROM oriflamme.games WHERE creator_hash = %s LIMIT 1", (creator_hash,)
+        )
+        return rows[0][0] if rows else None
 
     def answers(
         self, game_id: str, upto: int | None = None, after: int = 0
@@ -354,6 +416,17 @@ class PostgresStore(Store):
             (limit,),
         )
         return [row[0] for row in rows]
+
+    def take(self, key: str, count: int, seconds: float) -> float:
+        values = {"key": key, "count": count, "per_second": count / seconds}
+        for _ in range(_TRIES):
+            if self._run(_TAKE, values):
+                return 0.0
+            found = self._run(_WAIT, values)
+            if found and found[0][0] > 0:
+                return float(found[0][0])
+            # Refilled (or full again and expired) since it was refused: taken again.
+        return _SOON
 
     def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
         stop = threading.Event()

@@ -8,6 +8,9 @@ others' answers by looking at the file's ``data_version`` every :data:`LOOK_SECO
 then at the games changed since it last looked (each write numbers the game it changes,
 ``changed``, from a count in the table ``news`` that only goes up: a game deleted
 takes no number back).
+
+The rate buckets (:meth:`SQLiteStore.take`) are timed by the wall clock, not a monotonic
+one, so that they outlive the process: a clock set back refills none, nor empties any.
 """
 
 from __future__ import annotations
@@ -29,7 +32,18 @@ LOOK_SECONDS = 0.05
 #: Seconds a writer waits for another process's write to the file to end.
 BUSY_SECONDS = 10.0
 
-_SCHEMA = """
+# The rate buckets: the tokens each held as of a time, and when it is full again (those
+# full again are deleted by expire: not kept, a bucket reads as full).
+_RATES = """
+CREATE TABLE IF NOT EXISTS rates (
+    key TEXT PRIMARY KEY,
+    tokens REAL NOT NULL,
+    as_of REAL NOT NULL,
+    full_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS rates_full ON rates(full_at);
+"""
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS games (
     id TEXT PRIMARY KEY,
     created REAL NOT NULL,
@@ -44,11 +58,13 @@ CREATE TABLE IF NOT EXISTS games (
     bots_due INTEGER NOT NULL DEFAULT 0,
     bot_owner TEXT,
     bot_until REAL NOT NULL DEFAULT 0,
-    changed INTEGER NOT NULL DEFAULT 0
+    changed INTEGER NOT NULL DEFAULT 0,
+    client TEXT
 );
 CREATE INDEX IF NOT EXISTS games_updated ON games(updated);
 CREATE INDEX IF NOT EXISTS games_changed ON games(changed);
 CREATE INDEX IF NOT EXISTS games_due ON games(bot_until) WHERE bots_due AND NOT over;
+CREATE INDEX IF NOT EXISTS games_creator ON games(creator_hash);
 CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
 INSERT INTO news VALUES (0);
 CREATE TABLE IF NOT EXISTS seats (
@@ -65,7 +81,7 @@ CREATE TABLE IF NOT EXISTS answers (
     answer TEXT NOT NULL,
     PRIMARY KEY (game, step)
 );
-"""
+{_RATES}"""
 
 # Layout 1 had no creator's link and saved after every answer.
 _FROM_1 = """
@@ -87,6 +103,20 @@ CREATE INDEX IF NOT EXISTS games_due ON games(bot_until) WHERE bots_due AND NOT 
 CREATE TABLE IF NOT EXISTS news (last INTEGER NOT NULL);
 INSERT INTO news VALUES (0);
 """
+# Layout 3 kept the rate buckets in each process's memory, and not the client that
+# created a game: the games of layout 3 have none.
+_FROM_3 = f"""
+ALTER TABLE games ADD COLUMN client TEXT;
+CREATE INDEX IF NOT EXISTS games_creator ON games(creator_hash);
+{_RATES}"""
+#: The scripts that bring each earlier layout (0: a new file) up to :data:`LAYOUT`.
+_STEPS = {
+    0: [_SCHEMA],
+    1: [_FROM_1, _FROM_2, _FROM_3],
+    2: [_FROM_2, _FROM_3],
+    3: [_FROM_3],
+    LAYOUT: [],
+}
 
 
 class SQLiteStore(Store):
@@ -122,13 +152,12 @@ class SQLiteStore(Store):
         try:
             layout = db.execute("PRAGMA user_version").fetchone()[0]
             tables = db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-            if layout not in (0, 1, 2, LAYOUT) or (layout == 0 and tables):
+            if layout not in _STEPS or (layout == 0 and tables):
                 raise StoreError(
                     f"{self.path} is not a games file of this version "
                     f"(layout {layout}, expected {LAYOUT}); give another --db"
                 )
-            steps = {0: [_SCHEMA], 1: [_FROM_1, _FROM_2], 2: [_FROM_2]}.get(layout, [])
-            for script in steps:
+            for script in _STEPS[layout]:
                 for statement in script.split(";"):
                     if statement.strip():
                         db.execute(statement)
@@ -186,12 +215,14 @@ class SQLiteStore(Store):
         creator_hash: str | None = None,
         *,
         bots_due: bool = False,
+        client: str | None = None,
     ) -> None:
         now = time.time()
         statements: list[tuple[str, tuple[Any, ...]]] = [
             (
                 "INSERT INTO games (id, created, updated, request, initial, save, step, over, "
-                "creator_hash, save_step, bots_due) VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, 0, ?)",
+                "creator_hash, save_step, bots_due, client) "
+                "VALUES (?, ?, ?, ?, ?, ?, 0, 0, ?, 0, ?, ?)",
                 (
                     game_id,
                     now,
@@ -201,6 +232,7 @@ class SQLiteStore(Store):
                     initial,
                     creator_hash,
                     int(bots_due),
+                    client,
                 ),
             )
         ]
@@ -262,12 +294,14 @@ class SQLiteStore(Store):
             for table in ("answers", "seats"):
                 db.executemany(f"DELETE FROM {table} WHERE game = ?", [(g,) for g in gone])
             db.executemany("DELETE FROM games WHERE id = ?", [(g,) for g in gone])
+            # A bucket full again reads as full when not kept.
+            db.execute("DELETE FROM rates WHERE full_at <= ?", (time.time(),))
         return gone
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._lock:  # the game and its seats and answers as of one moment
             rows = self._read(
-                "SELECT request, initial, save, step, over, creator_hash, save_step "
+                "SELECT request, initial, save, step, over, creator_hash, save_step, client "
                 "FROM games WHERE id = ?",
                 (game_id,),
             )
@@ -279,6 +313,12 @@ class SQLiteStore(Store):
             step, save_step = rows[0][3], rows[0][6]
             later = self.answers(game_id, step, after=save_step)
         return StoredGame.of_rows(game_id, rows[0], seats, later)
+
+    def client_of(self, creator_hash: str) -> str | None:
+        rows = self._read(
+            "SELECT client FROM games WHERE creator_hash = ? LIMIT 1", (creator_hash,)
+        )
+        return rows[0][0] if rows else None
 
     def answers(
         self, game_id: str, upto: int | None = None, after: int = 0
@@ -313,6 +353,25 @@ class SQLiteStore(Store):
             (time.time(), limit),
         )
         return [row[0] for row in rows]
+
+    def take(self, key: str, count: int, seconds: float) -> float:
+        per_second = count / seconds
+        # One transaction holding the file's write lock from the read: two processes
+        # taking the last request at once are served one after the other.
+        with self._transaction() as db:
+            now = time.time()
+            found = db.execute("SELECT tokens, as_of FROM rates WHERE key = ?", (key,)).fetchone()
+            tokens, then = found if found is not None else (float(count), now)
+            # A clock set back (the wall clock may be) refills nothing, and takes nothing.
+            tokens = min(float(count), tokens + max(0.0, now - then) * per_second)
+            if tokens < 1:
+                return (1 - tokens) / per_second
+            tokens -= 1
+            db.execute(
+                "INSERT OR REPLACE INTO rates VALUES (?, ?, ?, ?)",
+                (key, tokens, now, now + (count - tokens) / per_second),
+            )
+        return 0.0
 
     def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
         stop = threading.Event()

@@ -18,6 +18,9 @@ Several processes may share one store. Each is told of the answers the others wr
 (:meth:`Store.listen`), and the bots of a game are run by one process at a time: the
 one holding the game's *lease* (:meth:`Store.claim_bots`), which it renews while they
 play; a process that dies lets its lease lapse, and another takes the game's bots on.
+The limits on how often a client may do a thing are kept in the store too
+(:meth:`Store.take`), so that every process sharing it meets one limit, and a restart
+does not reset it.
 """
 
 from __future__ import annotations
@@ -38,7 +41,7 @@ from oriflamme import OriflammeError
 
 #: The layout of the tables. A store of an earlier layout is brought up to date when
 #: opened; one of a later layout (a newer server's) is refused, not changed.
-LAYOUT = 3
+LAYOUT = 4
 #: A game's save is written again after this many answers (and at its end); between
 #: saves only the answers are written, and a game is read back by playing them again.
 SAVE_EVERY = 16
@@ -94,15 +97,17 @@ class StoredGame:
     creator_hash: str | None = None
     save_step: int = 0
     later: tuple[tuple[str, Any], ...] = ()
+    #: The client that created it (None for a game of layout 3 or before).
+    client: str | None = None
 
     @classmethod
     def of_rows(
         cls, game_id: str, game: tuple[Any, ...], seats: list[Any], later: list[Any]
     ) -> StoredGame:
         """A game from a store's rows: ``game`` (request, initial, save, step, over,
-        creator_hash, save_step), its seats (family, kind, token_hash) and the answers
-        after its save (as :func:`answers_of` reads them)."""
-        request, initial, save, step, over, creator_hash, save_step = game
+        creator_hash, save_step, client), its seats (family, kind, token_hash) and the
+        answers after its save (as :func:`answers_of` reads them)."""
+        request, initial, save, step, over, creator_hash, save_step, client = game
         return cls(
             game_id,
             json.loads(request),
@@ -114,6 +119,7 @@ class StoredGame:
             creator_hash,
             save_step,
             tuple(later),
+            client,
         )
 
 
@@ -145,8 +151,10 @@ class Store(abc.ABC):
         creator_hash: str | None = None,
         *,
         bots_due: bool = False,
+        client: str | None = None,
     ) -> None:
-        """Keeps a new game; ``bots_due``: a bot is to answer first (see :meth:`due`)."""
+        """Keeps a new game; ``bots_due``: a bot is to answer first (see :meth:`due`);
+        ``client``: the client that created it (see :meth:`client_of`)."""
 
     @abc.abstractmethod
     def record(
@@ -173,10 +181,14 @@ class Store(abc.ABC):
     def expire(self, finished_before: float, abandoned_before: float) -> list[str]:
         """Deletes the games finished with no answer since ``finished_before``, and the
         unfinished ones with none since ``abandoned_before`` (times as ``time.time()``):
-        their ids."""
+        their ids. Deletes the rate buckets full again too (see :meth:`take`)."""
 
     @abc.abstractmethod
     def load(self, game_id: str) -> StoredGame | None: ...
+
+    @abc.abstractmethod
+    def client_of(self, creator_hash: str) -> str | None:
+        """The client of a game whose creator's token hashes to ``creator_hash``, or None."""
 
     @abc.abstractmethod
     def answers(
@@ -198,6 +210,13 @@ class Store(abc.ABC):
     def due(self, limit: int) -> list[str]:
         """Up to ``limit`` games kept with ``bots_due`` whose bots' lease is free or
         lapsed: the process that ran their bots stopped or died."""
+
+    @abc.abstractmethod
+    def take(self, key: str, count: int, seconds: float) -> float:
+        """Takes one request from the token bucket ``key`` (``count`` requests at once, refilled
+        evenly over ``seconds``): 0.0 if taken, else the seconds until one would be (nothing
+        is changed then). A bucket not kept is full; its time is the store's clock, so that
+        it outlives a restart. Two processes taking at once never both get the last one."""
 
     @abc.abstractmethod
     def listen(self, heard: Callable[[str, int], None]) -> Callable[[], None]:
