@@ -34,6 +34,17 @@ def _napping(rng: random.Random, registry: Registry, *, nap: float) -> _Bot:
     return _Bot(choose)
 
 
+def _timed(rng: random.Random, registry: Registry, *, nap: float) -> _Bot:
+    # When it thought, by the clock every process of the machine shares: its process,
+    # then when it started and ended.
+    def choose(observation: Observation) -> Any:
+        started = time.monotonic()
+        time.sleep(nap)
+        return [os.getpid(), started, time.monotonic()]
+
+    return _Bot(choose)
+
+
 def _forever(rng: random.Random, registry: Registry) -> _Bot:
     def choose(observation: Observation) -> Any:
         count = 0
@@ -50,8 +61,9 @@ def _broken(rng: random.Random, registry: Registry) -> _Bot:
     return _Bot(choose)
 
 
-def _crash(rng: random.Random, registry: Registry) -> _Bot:
+def _crash(rng: random.Random, registry: Registry, *, nap: float) -> _Bot:
     def choose(observation: Observation) -> Any:
+        time.sleep(nap)
         os._exit(3)  # its process gone, as if killed from outside
 
     return _Bot(choose)
@@ -75,9 +87,20 @@ KINDS = (
         _napping,
         (BotSetting("nap", float, 0.0, "seconds to sleep", low=0, high=60),),
     ),
+    BotKind(
+        "timed",
+        "sleeps, then answers its process id and when it started and ended",
+        _timed,
+        (BotSetting("nap", float, 0.0, "seconds to sleep", low=0, high=60),),
+    ),
     BotKind("forever", "never answers", _forever),
     BotKind("broken", "raises", _broken),
-    BotKind("crash", "ends its process", _crash),
+    BotKind(
+        "crash",
+        "sleeps, then ends its process",
+        _crash,
+        (BotSetting("nap", float, 0.0, "seconds to sleep", low=0, high=60),),
+    ),
     BotKind("whoami", "answers its process id and priority", _whoami),
     BotKind(
         "budgeted",

@@ -24,10 +24,11 @@ import pytest
 import uvicorn
 
 from oriflamme.web.app import create_app
-from oriflamme.web.connections import limited_protocol
+from oriflamme.web.connections import server_config
 from oriflamme.web.limits import Limits, fields, option
 from oriflamme.web.logs import LogLimit
 from oriflamme.web.serve import MIN_BACKLOG, TURNS_IN_HAND, spare_files
+from oriflamme.web.sockets import most_pending
 
 from .web_server import TIMEOUT, answer, call, get, post, server_process, watch
 
@@ -236,14 +237,12 @@ def _refused(url: str) -> bool:
 
 
 def test_a_flood_of_one_error_logs_a_few_lines_and_a_count(tmp_path: Path) -> None:
-    args = ["--max-connections", "8", "--log-per-minute", "5"]
+    args = ["--max-connections", "8", "--log-per-minute", "5", "--body-seconds", "60"]
     with _served(tmp_path, args) as (url, process, out, err):
-        status, made = post(f"{url}/api/games", {"families": 3})
-        assert status == 201
         with contextlib.ExitStack() as stack:
-            for _ in range(8):  # the cap, all busy: websockets are never evicted
-                ws = stack.enter_context(watch(url, made["id"], None))
-                assert "step" in json.loads(ws.recv(timeout=TIMEOUT))
+            for _ in range(8):  # the cap, all busy sending a body: none may be evicted
+                stack.enter_context(_busy(url))
+            time.sleep(0.3)
             flood = 100
             assert all(_refused(url) for _ in range(flood))
         process.send_signal(signal.SIGINT)  # stopping logs the counts of the minute
@@ -257,16 +256,30 @@ def test_a_flood_of_one_error_logs_a_few_lines_and_a_count(tmp_path: Path) -> No
     assert "suppressed (at most 5 a minute)" in logged
 
 
+def _lowered(warning: list[str]) -> tuple[int, int]:
+    """The caps on HTTP connections and websockets the one warning line says."""
+    assert len(warning) == 1
+    found = re.fullmatch(
+        r"oriflamme: warning: only \d+ files may be open at once \(ulimit -n\): "
+        rf"{option('max_connections')} lowered from 512 to (\d+), "
+        rf"{option('max_websockets')} from 1024 to (\d+)",
+        warning[0],
+    )
+    assert found, warning
+    return int(found.group(1)), int(found.group(2))
+
+
 def test_too_few_files_lowers_the_cap_and_a_flood_never_runs_out(tmp_path: Path) -> None:
     files = 600
     args = ["--bot-workers", "2"]
     with _served(tmp_path, args, files) as (url, process, _, err):
         warning = [line for line in err.read_text().splitlines() if "ulimit" in line]
-        cap = files - spare_files(Limits(bot_workers=2)) - TURNS_IN_HAND * MIN_BACKLOG
-        assert warning == [
-            f"oriflamme: warning: only {files} files may be open at once (ulimit -n): "
-            f"{option('max_connections')} lowered from 512 to {cap}"
-        ]
+        room = files - spare_files(Limits(bot_workers=2)) - TURNS_IN_HAND * MIN_BACKLOG
+        connections, websockets = _lowered(warning)
+        cap = connections + websockets + most_pending(websockets)
+        # Both lowered alike, to what fits beside the backlog and the spare files.
+        assert room - 2 <= cap <= room
+        assert 1.5 < websockets / connections < 2.5
 
         def flood(count: int) -> None:
             held = []
@@ -435,9 +448,9 @@ def test_a_connection_kept_alive_sends_each_response_at_once(tmp_path: Path) -> 
     limits = Limits()
     listening = socket.create_server(("127.0.0.1", 0))
     server = uvicorn.Server(
-        uvicorn.Config(
+        server_config(
             create_app(tmp_path / "g.sqlite3", entry_points=False, limits=limits),
-            http=limited_protocol(limits),
+            limits,
             log_level="warning",
         )
     )
@@ -465,18 +478,33 @@ def test_a_connection_kept_alive_sends_each_response_at_once(tmp_path: Path) -> 
         listening.close()
 
 
+def _busy(url: str) -> socket.socket:
+    """A connection busy sending a request's body (not one a newcomer may evict)."""
+    conn = socket.create_connection(_address(url), timeout=TIMEOUT)
+    conn.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+        b"Content-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"
+    )
+    return conn
+
+
 def test_one_address_cannot_take_every_connection(tmp_path: Path) -> None:
-    args = ["--connections-per-address", "4", "--max-connections", "64"]
+    args = ["--connections-per-address", "4", "--max-connections", "64", "--body-seconds", "60"]
     with _served(tmp_path, args) as (url, _, _, err):
         made = post(f"{url}/api/games", {"families": 3})[1]
         with contextlib.ExitStack() as stack:
+            # Websockets are not HTTP connections: four open leave the address its four.
             sockets = [stack.enter_context(watch(url, made["id"], None)) for _ in range(4)]
             for each in sockets:
                 assert json.loads(each.recv(timeout=TIMEOUT))["id"] == made["id"]
+            assert get(f"{url}/api/installed")[0] == 200
+            for _ in range(4):
+                stack.enter_context(_busy(url))
+            time.sleep(0.2)
             # A fifth connection from the same address is closed at once.
             with pytest.raises(OSError, match=r"reset|closed|aborted"):
                 get(f"{url}/api/installed")
-        # The sockets closed, the address is served again.
+        # The connections closed, the address is served again.
         deadline = time.monotonic() + TIMEOUT
         while True:
             with contextlib.suppress(OSError):
@@ -492,12 +520,10 @@ def test_very_few_files_shrink_the_backlog_too(tmp_path: Path) -> None:
     files = 256
     with _served(tmp_path, ["--bot-workers", "2"], files) as (url, _, _, err):
         warning = [line for line in err.read_text().splitlines() if "ulimit" in line]
-        assert len(warning) == 1
-        assert warning[0].startswith(
-            f"oriflamme: warning: only {files} files may be open at once (ulimit -n): "
-            f"{option('max_connections')} lowered from 512 to "
-        )
-        assert 8 <= int(warning[0].rsplit(" ", 1)[1]) < files
+        connections, websockets = _lowered(warning)
+        assert connections >= 8
+        assert websockets >= 8
+        assert connections + websockets + most_pending(websockets) < files
         assert get(f"{url}/api/installed")[0] == 200
 
 

@@ -414,3 +414,54 @@ def test_serve_workers_gives_up_saying_why_when_no_process_can_start(
     assert "none is serving" in said.strip().splitlines()[-1]
     assert f"cannot use {db}" in said  # each process said why
     assert "Traceback" not in said
+
+
+def test_a_client_meets_each_rate_limit_once_across_processes_and_restarts(db: str) -> None:
+    # Four creations an address and three answers a seat in ten minutes, whichever
+    # process serves them, before and after a restart.
+    args = ("--create-rate", "4/600", "--answer-rate", "3/600")
+    print(f"seed {SEED}, store {db}")
+    bots = {"blue": "random", "green": "random"}
+
+    def red_answers(urls: list[str], game: dict[str, Any], count: int) -> list[int]:
+        statuses = []
+        for n in range(count):
+            view = wait_for(urls[0], game["id"], game["seats"]["red"], asked_or_over)
+            status, _ = post(
+                f"{urls[n % len(urls)]}/api/games/{game['id']}/answer",
+                {"answer": view["answers"][0], "step": view["step"]},
+                token=game["seats"]["red"],
+            )
+            statuses.append(status)
+        return statuses
+
+    with two_servers(db, args) as servers:
+        urls = [url for url, _ in servers]
+        made = [
+            post(f"{urls[n % 2]}/api/games", {"families": 3, "seed": SEED + n, "bots": bots})
+            for n in range(8)
+        ]
+        assert [status for status, _ in made] == [201] * 4 + [429] * 4
+        game = made[0][1]
+        answered = red_answers(urls, game, 4)
+        assert answered == [200, 200, 200, 429]
+    # Started again: what came before still counts.
+    with server_process(db, args) as (url, _):
+        status, found = post(f"{url}/api/games", {"families": 3, "bots": bots})
+        assert status == 429, found
+        assert "try again in" in found["error"]
+        assert red_answers([url], game, 1) == [429]
+    print(f"creations through two processes: {[s for s, _ in made]}; red's answers: {answered}")
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc (Linux)")
+def test_serve_workers_2_meets_a_client_with_one_limit(db: str) -> None:
+    with server_process(db, ["--workers", "2", "--create-rate", "5/600"]) as (url, process):
+        deadline = time.monotonic() + 60
+        while len(server_children(process)) < 2:
+            assert time.monotonic() < deadline, "serve --workers 2 did not start 2 processes"
+            time.sleep(0.1)
+        # Each request on a new connection: the system hands them to either process.
+        statuses = [post(f"{url}/api/games", {"families": 3, "bots": {}})[0] for _ in range(12)]
+        print(f"creations through serve --workers 2: {statuses}")
+        assert statuses == [201] * 5 + [429] * 7

@@ -1,5 +1,6 @@
 """Where bots think (oriflamme.web.thinking), against real worker processes: the same
-answers as a bot in the server's process, tables sharing the workers' time, the people lane
+answers as a bot in the server's process, tables sharing the workers' time, clients sharing
+it before their tables do and each held to its cap of decisions at once, the people lane
 served while games of bots alone fill theirs, work dropped, bots that never answer or
 fail, and closing; and the caps a server puts on bot settings (players.check_bot).
 
@@ -10,6 +11,7 @@ server registers one; every game's seed is printed.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -29,6 +31,7 @@ from oriflamme.web.installed import installed
 from oriflamme.web.limits import Limits
 from oriflamme.web.players import check_bot, make_bot
 from oriflamme.web.thinking import (
+    QUICK_SECONDS,
     Dropped,
     Lane,
     Plugins,
@@ -56,10 +59,12 @@ def registry(without: tuple[str, ...] = ()) -> Registry:
 
 
 def run(test: Callable[[Thinkers], Awaitable[None]], **limits: Any) -> None:
-    """``test`` with thinkers of two workers (one a lane) and ``limits``, closed after."""
+    """``test`` with thinkers of ``limits``, by default of two workers (the people lane's;
+    the bots lane has one), closed after."""
 
     async def main() -> None:
-        thinkers = Thinkers(Limits(bot_workers=2, **limits), PLUGINS, entry_points=False)
+        chosen = Limits(**{"bot_workers": 2, **limits})
+        thinkers = Thinkers(chosen, PLUGINS, entry_points=False)
         try:
             await asyncio.wait_for(test(thinkers), 4 * PATIENCE)
         finally:
@@ -315,12 +320,229 @@ def test_the_bots_lane_runs_lowest() -> None:
     run(test)
 
 
+# Clients.
+
+
+async def warm(thinkers: Thinkers, lane: Lane, count: int, observation: Observation) -> set[int]:
+    """Starts ``count`` workers in ``lane`` (a decision of each of ``count`` clients at once,
+    until as many workers have answered them): their process ids."""
+    while True:
+        answers = await asyncio.gather(
+            *(
+                thinkers.think(
+                    f"warm{n}", lane, "timed:nap=0.3", (), observation, "s", client=f"warm{n}"
+                )
+                for n in range(count)
+            )
+        )
+        pids = {timed(answer)[0] for answer in answers}
+        if len(pids) == count:
+            return pids
+
+
+def timed(answer: object) -> tuple[int, float, float]:
+    """A timed bot's answer: its worker's process id, when it started and ended."""
+    assert isinstance(answer, list)
+    pid, started, ended = answer
+    return int(pid), float(started), float(ended)
+
+
+async def asking(  # noqa: PLR0917 - a table's decisions, as think takes them
+    thinkers: Thinkers,
+    table: str,
+    lane: Lane,
+    kind: str,
+    client: str,
+    observation: Observation,
+    answers: list[tuple[str, object]],
+    count: int = 10**6,
+) -> None:
+    """``table`` of ``client`` asks for ``count`` decisions one after another, each answer
+    in ``answers`` with its table, or until it is dropped."""
+    with contextlib.suppress(Dropped):
+        for step in range(count):
+            seed = f"{table}:{step}"
+            answer = await thinkers.think(table, lane, kind, (), observation, seed, client=client)
+            answers.append((table, answer))
+
+
+def most_at_once(spans: list[tuple[float, float]]) -> int:
+    """The most of ``spans`` (start, end) running at the same time."""
+    # An end before a start at the same moment: the one ended, then the other began.
+    moments = sorted([(end, -1) for _, end in spans] + [(start, 1) for start, _ in spans])
+    most = running = 0
+    for _, step in moments:
+        running += step
+        most = max(most, running)
+    return most
+
+
+def test_a_client_s_tables_leave_the_people_lane_to_others() -> None:
+    observation = an_observation()
+    # Client a's tables search for long, one after another; client b's is quick to
+    # answer but not a quick kind (the people lane's, not the quick one's).
+    long, short = 1.2, 0.2
+    assert short > QUICK_SECONDS
+    waits: list[float] = []
+    hogged: list[tuple[str, object]] = []
+
+    async def test(thinkers: Thinkers) -> None:
+        await warm(thinkers, Lane.PEOPLE, 2, observation)
+        tables = [f"a{n}" for n in range(4)]
+        hogging = [
+            asyncio.create_task(
+                asking(thinkers, table, Lane.PEOPLE, f"timed:nap={long}", "a", observation, hogged)
+            )
+            for table in tables
+        ]
+        await asyncio.sleep(0.1)  # a's first decision running
+        step = 0
+        # Until a has had three decisions, at most one at a time.
+        while len(hogged) < 3:
+            start = time.monotonic()
+            answer = await thinkers.think(
+                "b", Lane.PEOPLE, f"timed:nap={short}", (), observation, f"b:{step}", client="b"
+            )
+            waits.append(time.monotonic() - start)
+            assert timed(answer)[2] - timed(answer)[1] >= short
+            step += 1
+        for table in tables:
+            thinkers.drop(table)
+        await asyncio.gather(*hogging)
+
+    run(test)
+    spans = [timed(answer)[1:] for _, answer in hogged]
+    print(f"b waited {min(waits):.3f}s to {max(waits):.3f}s for {len(waits)} decisions of {short}s")
+    print(f"a: {len(spans)} decisions of {long}s, at most {most_at_once(spans)} at once")
+    # Never behind a's searches, which take six times as long.
+    assert max(waits) < short + 0.6
+    assert most_at_once(spans) == 1  # the people lane has two workers: a has one
+
+
+def test_clients_share_a_lane_before_their_tables_do() -> None:
+    observation = an_observation()
+    answers: list[tuple[str, object]] = []
+
+    async def test(thinkers: Thinkers) -> None:
+        # The bots lane has one worker: every decision is of the same cost, and the
+        # answers are served one after the other.
+        tasks = [
+            asyncio.create_task(
+                asking(thinkers, table, Lane.BOTS, "napping:nap=0.1", client, observation, answers)
+            )
+            for table, client in (("a0", "a"), ("a1", "a"), ("a2", "a"), ("a3", "a"), ("b", "b"))
+        ]
+        while len(answers) < 30:
+            await asyncio.sleep(0.05)
+        for table in ("a0", "a1", "a2", "a3", "b"):
+            thinkers.drop(table)
+        await asyncio.gather(*tasks)
+
+    run(test)
+    served = [table for table, _ in answers[:30]]
+    counts = {table: served.count(table) for table in sorted(set(served))}
+    print(f"served in turn: {' '.join(served)}; {counts}")
+    # A table of its own, b has half the time; a's four tables share the other half.
+    assert counts["b"] >= 12  # 15 if shared exactly, 6 if shared by table
+    assert all(counts[f"a{n}"] >= 3 for n in range(4))
+
+
+def test_a_client_s_decisions_at_once_are_capped() -> None:
+    observation = an_observation()
+    answers: list[tuple[str, object]] = []
+    crash = 0.5
+
+    async def test(thinkers: Thinkers) -> None:
+        warmed = await warm(thinkers, Lane.PEOPLE, 3, observation)
+        # Client c at its cap of two: one decision ends its worker, another takes
+        # longer, and a third waits, one worker idle. Once the first has failed, the
+        # third is run at once by the idle worker, not by the one replacing the worker
+        # gone.
+        failing = asyncio.create_task(
+            thinkers.think(
+                "c0", Lane.PEOPLE, f"crash:nap={crash}", (), observation, "s", client="c"
+            )
+        )
+        long = asyncio.create_task(
+            thinkers.think("c1", Lane.PEOPLE, "timed:nap=1.2", (), observation, "s", client="c")
+        )
+        ended: list[float] = []
+        failing.add_done_callback(lambda _: ended.append(time.monotonic()))
+        await asyncio.sleep(0)
+        asked = time.monotonic()
+        waiting = await thinkers.think(
+            "c2", Lane.PEOPLE, "timed:nap=0.2", (), observation, "s", client="c"
+        )
+        assert await failing is None
+        failed = ended[0]
+        pid, started, _ = timed(waiting)
+        longest = timed(await long)
+        print(
+            f"c's third decision waited {started - asked:.3f}s, started {started - failed:+.3f}s "
+            f"from the first's failure, in worker {pid} of {sorted(warmed)}"
+        )
+        assert started - asked > crash - 0.1  # held by the cap
+        assert pid in warmed  # the idle worker's, not a new one's
+        assert pid != longest[0]
+        assert abs(started - failed) < 0.5
+        # Then three tables of a, three decisions each: two at once, not three, and
+        # each of the others run as soon as one of those ends.
+        await asyncio.gather(
+            *(
+                asking(
+                    thinkers, f"a{n}", Lane.PEOPLE, "timed:nap=0.4", "a", observation, answers, 3
+                )
+                for n in range(3)
+            )
+        )
+
+    run(test, bot_workers=3, bot_tables_per_client=2)
+    spans = [timed(answer)[1:] for _, answer in answers]
+    starts = sorted(start for start, _ in spans)
+    ends = sorted(end for _, end in spans)
+    # Two at a time: the third decision starts once the first has ended, and so on.
+    gaps = [start - end for start, end in zip(starts[2:], ends, strict=False)]
+    print(
+        f"a: {len(spans)} decisions, at most {most_at_once(spans)} at once; from an end to "
+        f"the next start {min(gaps):.3f}s to {max(gaps):.3f}s"
+    )
+    assert most_at_once(spans) == 2
+    assert min(gaps) >= 0
+    assert max(gaps) < 0.3
+
+
+def test_a_worker_is_started_only_for_work_it_could_take() -> None:
+    observation = an_observation()
+    answers: list[tuple[str, object]] = []
+
+    async def test(thinkers: Thinkers) -> None:
+        # Client a's three tables, at its cap of one decision at once: one worker is
+        # all they could use, of the people lane's three. Another started would be
+        # idle, and handed a's next decision as soon as it could take it.
+        await asyncio.gather(
+            *(
+                asking(
+                    thinkers, f"a{n}", Lane.PEOPLE, "timed:nap=0.3", "a", observation, answers, 2
+                )
+                for n in range(3)
+            )
+        )
+
+    run(test, bot_workers=3)
+    workers = [timed(answer)[0] for _, answer in answers]
+    print(f"a's decisions in workers {workers}")
+    assert len(workers) == 6
+    assert len(set(workers)) == 1
+
+
 def test_lanes_split_the_workers() -> None:
-    # And one more for the people's quick decisions.
+    # The people lane has them all, games of bots alone half as many, and one more
+    # takes the people's quick decisions; every lane one at least, limits checked or not.
     quick = {Lane.QUICK: 1}
-    assert Thinkers(Limits(bot_workers=2)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 1, **quick}
-    assert Thinkers(Limits(bot_workers=3)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 2, **quick}
-    assert Thinkers(Limits(bot_workers=8)).sizes() == {Lane.PEOPLE: 4, Lane.BOTS: 4, **quick}
+    assert Thinkers(Limits(bot_workers=1)).sizes() == {Lane.PEOPLE: 1, Lane.BOTS: 1, **quick}
+    assert Thinkers(Limits(bot_workers=2)).sizes() == {Lane.PEOPLE: 2, Lane.BOTS: 1, **quick}
+    assert Thinkers(Limits(bot_workers=3)).sizes() == {Lane.PEOPLE: 3, Lane.BOTS: 1, **quick}
+    assert Thinkers(Limits(bot_workers=8)).sizes() == {Lane.PEOPLE: 8, Lane.BOTS: 4, **quick}
 
 
 # Dropping, failing, closing.

@@ -28,7 +28,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from oriflamme.web.app import create_app
-from oriflamme.web.connections import limited_protocol
+from oriflamme.web.connections import server_config
 from oriflamme.web.limits import Limits, Rate
 
 #: How long a request, or a server's start, may take before the test fails (seconds).
@@ -40,6 +40,7 @@ TEST_LIMITS = Limits(
     create_rate=Rate(0, 1.0),
     replay_rate=Rate(0, 1.0),
     connections_per_address=1_000_000,
+    websockets_per_address=1_000_000,
     bot_workers=2,
 )
 
@@ -71,9 +72,9 @@ def server_thread(
     listening = socket.create_server(("127.0.0.1", 0))
     port = listening.getsockname()[1]
     limits = limits if limits is not None else TEST_LIMITS
-    config = uvicorn.Config(
+    config = server_config(  # as oriflamme serve runs it
         create_app(db, plugins=plugins, entry_points=False, limits=limits),
-        http=limited_protocol(limits),  # as oriflamme serve runs it
+        limits,
         log_level="warning",
         timeout_graceful_shutdown=1,
     )
@@ -103,8 +104,9 @@ def server_process(
     gives one."""
     rate = [] if "--create-rate" in args else ["--create-rate", "0/1"]
     # Every test client is 127.0.0.1: no cap per address unless ``args`` gives one.
-    if "--connections-per-address" not in args:
-        rate += ["--connections-per-address", "1000000"]
+    for cap in ("--connections-per-address", "--websockets-per-address"):
+        if cap not in args:
+            rate += [cap, "1000000"]
     process = subprocess.Popen(
         [
             sys.executable,

@@ -18,7 +18,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import ClientDisconnect, Request
+from starlette.requests import ClientDisconnect, HTTPConnection, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -28,11 +28,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from oriflamme import ConfigError, SaveError
 from oriflamme.text import cut
 
+from .connections import SOCKET_EXTENSION
 from .installed import installed
 from .languages import UnknownLanguage, read_language
 from .limits import Limits, client
 from .origins import HostsAndOrigins
 from .rates import RateLimit
+from .sockets import Socket
 from .store import StoreError, open_store
 from .tables import Refused, Table, Tables
 
@@ -140,7 +142,7 @@ def _language(request: Request | WebSocket) -> str:
         raise Refused(400, str(exc)) from exc
 
 
-def _client(request: Request) -> str:
+def _client(request: HTTPConnection) -> str:
     """The client the request comes from: its address (a trusted proxy's
     X-Forwarded-For, see serve), an IPv6 address's /64."""
     return client(request.client.host) if request.client is not None else "?"
@@ -180,11 +182,14 @@ def _links(request: Request, table: Table, creator: str, tokens: dict[str, str])
 
 
 async def create(request: Request) -> Response:
+    # A creator's token of an earlier game, if sent: the new game is that client's.
+    earlier = _token(request)
     body = await read_json(request)
+    address = _client(request)
     # Counted once the request is read and checked: a refused one costs nothing.
     rate = request.app.state.create_rate
     table, creator, tokens = await _tables(request).create(
-        body, lambda: rate.take(_client(request))
+        body, lambda: rate.take(address), client=address, earlier=earlier
     )
     return JSONResponse(_links(request, table, creator, tokens), status_code=201)
 
@@ -226,7 +231,7 @@ async def answer(request: Request) -> Response:
             '"step": <the view\'s "step">}',
         )
     tables.check_turn(table, family, step)  # refused for free: a retry costs nothing
-    request.app.state.answer_rate.take(f"{table.id}:{family}")
+    await request.app.state.answer_rate.take(f"{table.id}:{family}")
     return _json_text(await tables.answer(table, family, body["answer"], step, language))
 
 
@@ -238,7 +243,7 @@ async def replay(request: Request) -> Response:
     step = request.query_params.get("step", "")
     if not (step.isascii() and step.isdigit()) or len(step) > 9:
         raise Refused(400, f"step must be a whole number from 0 to {table.step}")
-    request.app.state.replay_rate.take(_client(request))
+    await request.app.state.replay_rate.take(_client(request))
     return JSONResponse(await tables.replay(table, family, int(step), language))
 
 
@@ -265,9 +270,12 @@ async def _hello(socket: WebSocket) -> str | None:
 async def websocket(socket: WebSocket) -> None:
     """Waits for the token, then sends the view (in ``?language=``) at once and after
     every change; closes 4400, 4403 or 4404 (after one ``{"error": ...}`` message) for
-    a bad first message or language, a wrong token or an unknown game."""
+    a bad first message or language, a wrong token or an unknown game, and 4503 for a
+    spectator the server has no room for (see :mod:`.sockets`)."""
     await socket.accept()
     tables = _tables(socket)
+    # Its place among the server's websockets (none where another server runs the app).
+    entry: Socket | None = socket.scope.get("extensions", {}).get(SOCKET_EXTENSION)
     try:
         if any(name.lower() == "token" for name in socket.query_params):
             raise Refused(400, "a token is sent in the first message, never in the URL")
@@ -275,10 +283,16 @@ async def websocket(socket: WebSocket) -> None:
         token = await _hello(socket)
         table = await tables.find(socket.path_params["id"])
         family = table.seat(token)
+        if entry is not None and not entry.admit(_client(socket), table.id, family is not None):
+            raise Refused(
+                503, "this server watches as many games as it can just now; try again later"
+            )
     except Refused as exc:
         with contextlib.suppress(Exception):
             await socket.send_json({"error": str(exc)})
             await socket.close(code=4000 + exc.status)
+        if entry is not None:
+            entry.close()  # refused: its file is not held while its client takes the close
         return
     except (WebSocketDisconnect, RuntimeError):
         return
@@ -430,8 +444,14 @@ def create_app(
     app.add_middleware(HostsAndOrigins, allowed_hosts=limits.allowed_hosts)
     app.add_middleware(SecurityHeaders)
     app.state.tables = tables
-    app.state.create_rate = RateLimit(limits.create_rate, "games created from this address")
-    app.state.answer_rate = RateLimit(limits.answer_rate, "answers from this seat")
-    app.state.replay_rate = RateLimit(limits.replay_rate, "replays from this address")
+    app.state.create_rate = RateLimit(
+        limits.create_rate, "create", "games created from this address", tables.take
+    )
+    app.state.answer_rate = RateLimit(
+        limits.answer_rate, "answer", "answers from this seat", tables.take
+    )
+    app.state.replay_rate = RateLimit(
+        limits.replay_rate, "replay", "replays from this address", tables.take
+    )
     app.state.installed = installed(tables.registry(), limits)
     return app

@@ -1,31 +1,37 @@
 """Connections kept within the server's limits (:class:`~.limits.Limits`).
 
-uvicorn's HTTP/1.1 protocol on h11, with three bounds added:
+uvicorn's HTTP/1.1 protocol on h11, with these bounds added:
 
 - **Headers in time.** A client has ``header_seconds`` to send a whole request's
   headers, counted from when it connects or from the end of its previous response
   (uvicorn's keep-alive timeout applies too, and is shorter by default). A client that
   sends nothing, or trickles its headers a byte at a time, is dropped.
+- **Headers in size.** A request whose headers pass ``max_header_bytes`` or
+  ``max_header_lines`` is answered 431 and closed as the bytes arrive, before h11
+  parses them (h11 only bounds headers that have not all arrived).
 - **A body in time.** Once the headers are in, the client has ``body_seconds`` to send
   the whole body, whether or not the app has already answered.
-- **So many connections.** At most ``max_connections`` are open at once, websockets
-  included. A new connection past the cap first evicts the oldest connection still
-  waiting for a request's headers (an idle or slow one); if there is none, the new
-  connection is closed at once. The server therefore never runs out of file
-  descriptors, however many clients connect.
+- **So many connections.** At most ``max_connections`` HTTP connections are open at
+  once. A new connection past the cap first evicts the oldest connection still waiting
+  for a request's headers (an idle or slow one); if there is none, the new connection
+  is closed at once. The server therefore never runs out of file descriptors, however
+  many clients connect. A connection upgraded to a websocket leaves this count for the
+  websockets' own (:mod:`.sockets`): watchers never take a player's place.
 
 Each connection holds at most one timer, set when a phase starts (waiting for
-headers, receiving a body) and cancelled when it ends: nothing runs per byte received
-and nothing polls. Once a connection is upgraded to a websocket its timers stop (the
-app bounds websockets itself).
+headers, receiving a body) and cancelled when it ends: nothing polls. Once a
+connection is upgraded to a websocket its timers stop, and :class:`~.sockets.Crowd`
+counts it; the app finds its entry there in the scope's extension
+:data:`SOCKET_EXTENSION`.
 
 h11 is uvicorn's own dependency, so this protocol is the same wherever the server
 runs, whether or not httptools is installed. It relies on these parts of uvicorn's
 ``H11Protocol``: its constructor, ``conn`` (the h11 connection, whose client state
-tells the phase), ``transport``, ``loop``, ``server_state.connections`` (every open
-connection, websockets included), and the methods ``connection_made``,
+tells the phase), ``transport``, ``loop``, and the methods ``connection_made``,
 ``connection_lost``, ``data_received``, ``on_response_complete`` and
-``handle_websocket_upgrade``, each overridden to call uvicorn's first.
+``handle_websocket_upgrade``, each overridden to call uvicorn's first; and on the
+websocket protocol uvicorn's ``websockets-sansio`` makes, its ``scope`` (built as the
+upgrade request is read) and ``connection_lost``.
 """
 
 from __future__ import annotations
@@ -34,17 +40,31 @@ import asyncio
 import contextlib
 import enum
 import ipaddress
+import json
 import logging
+import re
 import socket
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import h11
+import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from .limits import Limits, client, option
+from .sockets import Crowd
 
 log = logging.getLogger("oriflamme.web")
+
+#: A client's websocket messages are not read (answers go through POST): any large one
+#: is refused.
+WS_MAX_SIZE = 4096
+#: Seconds an idle connection is kept between requests (uvicorn's keep-alive).
+KEEP_ALIVE_SECONDS = 5
+#: The scope extension under which the app finds a websocket's :class:`~.sockets.Socket`.
+SOCKET_EXTENSION = "oriflamme.socket"
+#: The end of a request's headers (h11 takes bare line feeds too).
+_END = re.compile(rb"\r?\n\r?\n")
 
 
 class Phase(enum.Enum):
@@ -55,15 +75,18 @@ class Phase(enum.Enum):
 
 
 class Connections:
-    """What the connections of one server share: its limits, and those waiting for a
-    request's headers, oldest first (the ones a new connection may evict)."""
+    """What the connections of one server share: its limits, the HTTP connections open,
+    those waiting for a request's headers, oldest first (the ones a new connection may
+    evict), and the websockets (:class:`~.sockets.Crowd`)."""
 
     def __init__(self, limits: Limits, proxies: Sequence[str] = ()) -> None:
         self.limits = limits
+        self.open: set[LimitedH11Protocol] = set()
         # A dict keeps insertion order: the first key is the one waiting longest.
         self.waiting: dict[LimitedH11Protocol, None] = {}
         # Open connections by client (see limits.client), and the proxies not counted.
         self.by_client: dict[str, int] = {}
+        self.crowd = Crowd(limits)
         self._proxies = [_network(proxy) for proxy in proxies]
 
     def counted(self, address: str) -> str | None:
@@ -99,6 +122,10 @@ class LimitedH11Protocol(H11Protocol):
         self._refused = False
         self._upgraded = False
         self._client: str | None = None
+        self._who: str | None = None  # the client it counts as (None: a trusted proxy)
+        # While a request's headers come in: their bytes and line ends so far, and the
+        # last three bytes (an end of the headers may straddle two reads).
+        self._head: tuple[int, int, bytes] | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         shared = self.shared
@@ -116,23 +143,22 @@ class LimitedH11Protocol(H11Protocol):
             )
             transport.abort()
             return
-        if (
-            len(self.server_state.connections) >= shared.limits.max_connections
-            and not shared.evict_oldest_waiting()
-        ):
+        if len(shared.open) >= shared.limits.max_connections and not shared.evict_oldest_waiting():
             # Full of busy connections: this one is closed before uvicorn knows of it.
             self._refused = True
             log.warning(
                 "connection from %s refused: %d connections open, the most %s allows",
                 _address(transport),
-                len(self.server_state.connections),
+                len(shared.open),
                 option("max_connections"),
             )
             transport.abort()
             return
+        self._who = who
         if who is not None:
             shared.by_client[who] = shared.by_client.get(who, 0) + 1
             self._client = who
+        shared.open.add(self)
         _no_delay(transport)
         super().connection_made(transport)
         self._follow()
@@ -140,13 +166,13 @@ class LimitedH11Protocol(H11Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         if self._refused:  # uvicorn never saw it: nothing of its to undo
             return
-        if not self._upgraded:  # else the websocket's end gives its place back
-            self._release()
+        self._release()
         self._stop()
         super().connection_lost(exc)
 
     def _release(self) -> None:
-        """Gives back this connection's place in its address's count (once)."""
+        """Gives back this connection's place among the HTTP connections (once)."""
+        self.shared.open.discard(self)
         if self._client is not None:
             left = self.shared.by_client.pop(self._client, 1) - 1
             if left > 0:
@@ -154,8 +180,50 @@ class LimitedH11Protocol(H11Protocol):
             self._client = None
 
     def data_received(self, data: bytes) -> None:
+        if self._head is not None and not self._head_fits(data):
+            return
         super().data_received(data)
         self._follow()
+
+    def _head_fits(self, data: bytes) -> bool:
+        """Counts ``data`` into the request's headers: False (and the request answered
+        431, the connection closed) once they are larger than the limits allow."""
+        assert self._head is not None
+        size, lines, tail = self._head
+        seen = tail + data
+        end = _END.search(seen)
+        head = seen if end is None else seen[: end.end()]
+        size += len(head) - len(tail)
+        # The request line and the blank line after the headers are not headers.
+        lines += head.count(b"\n") - tail.count(b"\n")
+        limits = self.shared.limits
+        if size > limits.max_header_bytes or lines > limits.max_header_lines + 2:
+            self._too_large()
+            return False
+        self._head = None if end is not None else (size, lines, seen[-3:])
+        return True
+
+    def _too_large(self) -> None:
+        limits = self.shared.limits
+        log.warning(
+            "request from %s refused: its headers are over %s or %s",
+            _address(self.transport),
+            option("max_header_bytes"),
+            option("max_header_lines"),
+        )
+        body = json.dumps(
+            {
+                "error": f"the request's headers are larger than this server takes (at most "
+                f"{limits.max_header_bytes} bytes and {limits.max_header_lines} lines)"
+            }
+        ).encode()
+        self._stop()
+        self.transport.write(
+            b"HTTP/1.1 431 Request Header Fields Too Large\r\n"
+            b"content-type: application/json\r\ncache-control: no-store\r\n"
+            b"content-length: %d\r\nconnection: close\r\n\r\n%s" % (len(body), body)
+        )
+        self.transport.close()
 
     def on_response_complete(self) -> None:
         # The next request's headers are due from now (h11 starts its next cycle here,
@@ -166,19 +234,22 @@ class LimitedH11Protocol(H11Protocol):
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._upgraded = True
         self._stop()
+        # Out of the HTTP connections' count, into the websockets' (if it becomes one).
+        self._release()
         super().handle_websocket_upgrade(event)
-        # The connection is now the websocket protocol's, which is told when it ends:
-        # it gives back this connection's place in its address's count then.
-        if self._client is not None:
-            socket_protocol = self.transport.get_protocol()
-            if socket_protocol is not self:
-                ended = socket_protocol.connection_lost
+        socket_protocol = self.transport.get_protocol()
+        scope = getattr(socket_protocol, "scope", None)
+        if socket_protocol is self or not isinstance(scope, dict) or self.transport.is_closing():
+            return  # no websocket came of it (a handshake refused): nothing to count
+        entry = self.shared.crowd.arrive(self._who, self.transport)
+        scope["extensions"][SOCKET_EXTENSION] = entry
+        ended = socket_protocol.connection_lost
 
-                def lost(exc: Exception | None) -> None:
-                    self._release()
-                    ended(exc)
+        def lost(exc: Exception | None) -> None:
+            entry.crowd.lost(entry)
+            ended(exc)
 
-                socket_protocol.connection_lost = lost  # type: ignore[method-assign]
+        socket_protocol.connection_lost = lost  # type: ignore[method-assign]
 
     def drop(self) -> None:
         """Closes the connection at once, discarding anything not yet sent to it."""
@@ -203,6 +274,7 @@ class LimitedH11Protocol(H11Protocol):
         limits = self.shared.limits
         if phase is Phase.HEADERS:
             self.shared.waiting[self] = None
+            self._head = (0, 0, b"")
             seconds = limits.header_seconds
         else:
             seconds = limits.body_seconds
@@ -233,6 +305,33 @@ def limited_protocol(limits: Limits, proxies: Sequence[str] = ()) -> type[Limite
         shared = Connections(limits, proxies)
 
     return ServerProtocol
+
+
+def server_config(
+    app: Any, limits: Limits, trusted: Sequence[str] = (), **settings: Any
+) -> uvicorn.Config:
+    """uvicorn's settings for serving ``app`` within ``limits`` (as ``oriflamme serve``
+    does, and the tests' servers), believing the forwarded addresses of ``trusted``
+    proxies only; ``settings``: more of uvicorn's (a backlog, a log level)."""
+    return uvicorn.Config(
+        app,
+        http=limited_protocol(limits, trusted),
+        # The protocol whose scope the upgrade hands the socket's entry in (see above).
+        ws="websockets-sansio",
+        ws_max_size=WS_MAX_SIZE,
+        # Each frame compressed for each watcher was a fifth of the server's time under
+        # load; a view is a few kilobytes of JSON.
+        ws_per_message_deflate=False,
+        # A socket whose client is gone, or does not read, misses its pong: it is closed.
+        ws_ping_interval=limits.websocket_ping_seconds,
+        ws_ping_timeout=limits.websocket_ping_seconds,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        # Without a trusted proxy, no header may say where a request comes from: the
+        # rate limits count by the address the connection comes from.
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=list(trusted) or None,
+        **settings,
+    )
 
 
 def _no_delay(transport: asyncio.Transport) -> None:

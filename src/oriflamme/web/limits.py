@@ -45,8 +45,8 @@ class Rate:
 
 
 def _workers() -> int:
-    # At least one for games with people and one for games of bots alone (see
-    # web/thinking.py); the workers run at a lower priority than the server itself.
+    # At least two, so that a client whose tables fill one still finds another free
+    # (see web/thinking.py); the workers run at a lower priority than the server.
     return max(2, os.cpu_count() or 2)
 
 
@@ -61,14 +61,35 @@ class Limits:
     header_seconds: float = 10.0
     #: Seconds a client has to send a request's body once its headers are in.
     body_seconds: float = 10.0
-    #: Open connections (websockets included) at once; at the cap a new one drops the
-    #: oldest still waiting for its headers, or is closed at once if none is, so the
-    #: server never runs out of file descriptors.
+    #: Open HTTP connections at once (websockets have a budget of their own,
+    #: --max-websockets); at the cap a new one drops the oldest still waiting for its
+    #: headers, or is closed at once if none is, so the server never runs out of file
+    #: descriptors.
     max_connections: int = 512
-    #: Open connections (websockets included) from one client address (an IPv6
-    #: address's /64); past it, a new one from there is closed at once. Not counted for
-    #: --trusted-proxies, whose connections carry everyone's requests.
+    #: Open HTTP connections from one client address (an IPv6 address's /64); past
+    #: it, a new one from there is closed at once. Not counted for --trusted-proxies,
+    #: whose connections carry everyone's requests.
     connections_per_address: int = 64
+    #: Bytes of a request's headers (its request line included); past it the request
+    #: is refused with 431 before its headers are read.
+    max_header_bytes: int = 16_384
+    #: Lines of a request's headers; past it the request is refused with 431.
+    max_header_lines: int = 100
+    #: Open websockets at once, apart from HTTP connections: at the cap a newcomer
+    #: makes room by closing the oldest spectator of the game with the most
+    #: spectators; a seat holder's websocket gives way only to another seat holder's
+    #: (the oldest of the client holding the most), never to a spectator's.
+    max_websockets: int = 1024
+    #: Open websockets from one client address (an IPv6 address's /64); past it the
+    #: newcomer closes that client's own oldest spectator (a seat holder's: its own
+    #: oldest websocket), and a spectator with none to close is refused.
+    websockets_per_address: int = 32
+    #: Spectators' websockets on one game; past it the game's oldest spectator is
+    #: closed to make room (seat holders are not counted).
+    spectators_per_game: int = 64
+    #: Seconds between the server's pings on a websocket; one whose pong has not come
+    #: within as many seconds more (a client gone, or not reading) is closed.
+    websocket_ping_seconds: float = 20.0
     #: Games created per client address (0/1: no limit).
     create_rate: Rate = Rate(20, 60.0)
     #: Answers sent per seat (each seat is one client: its token; 0/1: no limit).
@@ -88,9 +109,14 @@ class Limits:
     #: Host names the server answers to, besides IP addresses and ``localhost`` (``*``:
     #: any). A request naming another host is refused: a defence against DNS rebinding.
     allowed_hosts: tuple[str, ...] = ()
-    #: Worker processes bots think in (never the server's own process): half of them,
-    #: at least one, for games with a person, the rest for games of bots alone.
+    #: Worker processes the bots of games with a person think in (never the server's
+    #: own process): as many such decisions run at once. Games of bots alone have half
+    #: as many more (at least one), at the lowest priority, and quick decisions one.
     bot_workers: int = attrs.field(factory=_workers)
+    #: Tables of one client (the address a game was created from, an IPv6 address's
+    #: /64) whose bots may think at once; the workers' time is shared first among
+    #: clients, then among each client's tables.
+    bot_tables_per_client: int = 1
     #: The most games an ISMCTS bot may search per decision (a deterministic budget:
     #: every ISMCTS decision is bounded by it, whatever else its settings say).
     bot_iterations: int = 1000
@@ -116,6 +142,7 @@ class Limits:
             ("bot_seconds", 0.001),
             ("bot_timeout", 0.1),
             ("unwatched_seconds", 0.0),
+            ("websocket_ping_seconds", 0.1),
         ):
             value = getattr(self, name)
             if not low <= value <= 10**7:
@@ -123,6 +150,12 @@ class Limits:
         for name, low in (
             ("max_connections", 8),
             ("connections_per_address", 1),
+            ("max_header_bytes", 1024),
+            ("max_header_lines", 8),
+            ("max_websockets", 8),
+            ("websockets_per_address", 1),
+            ("spectators_per_game", 1),
+            ("bot_tables_per_client", 1),
             ("max_games", 1),
             ("max_live", 1),
             ("bot_workers", 2),

@@ -5,9 +5,10 @@
   by making its own name point here (DNS rebinding): the request would name that site.
 - **Origin.** A browser says which site a page came from (``Origin``) on every request
   that changes something and on every websocket. Such a request from a page of another
-  site is refused: another site's page cannot create games, answer or watch for a
-  player. A request with no ``Origin`` is not from a web page of another site (a
-  browser always sends it there), so programs using the API need not send one.
+  site (another scheme, host or port) is refused: another site's page cannot create
+  games, answer or watch for a player. A request with no ``Origin`` is not from a web
+  page of another site (a browser always sends it there), so programs using the API
+  need not send one.
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ class HostsAndOrigins:
             )
         elif scope["type"] == "websocket" or scope.get("method") not in SAFE:
             origin = headers.get(b"origin")
-            if origin is not None and not same_site(origin.decode("latin-1"), host):
+            scheme = str(scope.get("scheme", "http"))
+            if origin is not None and not same_site(origin.decode("latin-1"), host, scheme):
                 problem = (
                     403,
                     f"requests from pages of another site ({cut(origin.decode('latin-1'), 80)}) "
@@ -83,9 +85,11 @@ class HostsAndOrigins:
 _READ = frozenset({b"host", b"origin"})
 
 
-def same_site(origin: str, host: str) -> bool:
+def same_site(origin: str, host: str, scheme: str = "http") -> bool:
     """Whether the page ``origin`` (``scheme://host[:port]``) is the server's own, named
-    ``host`` (the request's ``Host``)."""
+    ``host`` (the request's ``Host``) and reached by ``scheme`` (the request's: ``http``
+    or ``https``, ``ws`` or ``wss``; behind a trusted proxy, the one it forwards): the
+    scheme, the host and the port must all be the same."""
     try:
         parts = urlsplit(origin)
         port = parts.port
@@ -93,7 +97,11 @@ def same_site(origin: str, host: str) -> bool:
         return False
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return False  # "null", a file, an extension's page
-    default = 443 if parts.scheme == "https" else 80
+    # A websocket's scheme is its page's, written for sockets.
+    ours = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    if parts.scheme != ours:
+        return False
+    default = 443 if ours == "https" else 80
     named = urlsplit(f"//{host}")
     try:
         host_port = named.port

@@ -3,57 +3,45 @@
 Each client (an address creating games, a seat answering) has a bucket of
 ``rate.count`` requests, refilled evenly over ``rate.seconds``. A request finding it
 empty is refused with 429 and ``Retry-After``: the seconds until it would be served.
-Buckets full again are forgotten, so the memory kept is bounded by the clients of the
-last ``rate.seconds``.
+The buckets are kept in the games store (:meth:`.store.Store.take`), so every server
+process sharing it counts one limit, and a restart forgets nothing; the store forgets
+the buckets that are full again.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from .limits import Rate
 from .tables import Refused
 
-#: Buckets kept before full ones are swept out.
-_SWEEP = 4096
+#: Takes one request from the bucket named by its first argument, of COUNT refilled
+#: over SECONDS: 0.0 if taken, else the seconds until one would be.
+Take = Callable[[str, int, float], Awaitable[float]]
 
 
 class RateLimit:
-    """The buckets of one kind of request (``what``, as a refusal names it)."""
+    """The buckets of one kind of request: ``kind`` names them in the store, ``what``
+    in a refusal."""
 
-    def __init__(self, rate: Rate, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, rate: Rate, kind: str, what: str, take: Take) -> None:
         self.rate = rate
+        self.kind = kind
         self.what = what
-        self._clock = clock
-        self._buckets: dict[str, tuple[float, float]] = {}  # client: (tokens, as of when)
+        self._take = take
 
-    def take(self, client: str) -> None:
+    async def take(self, client: str) -> None:
         """One request of ``client``; refused (429) if it has none left."""
         count = self.rate.count
         if count == 0:
             return
-        now = self._clock()
-        per_second = count / self.rate.seconds
-        tokens, then = self._buckets.get(client, (float(count), now))
-        tokens = min(float(count), tokens + (now - then) * per_second)
-        if tokens < 1:
-            wait = math.ceil((1 - tokens) / per_second)
+        wait = await self._take(f"{self.kind}:{client}", count, self.rate.seconds)
+        if wait > 0:
+            seconds = max(1, math.ceil(wait))
             raise Refused(
                 429,
                 f"too many {self.what}: at most {count} in {self.rate.seconds:g} seconds; "
-                f"try again in {wait} s",
-                retry_after=wait,
+                f"try again in {seconds} s",
+                retry_after=seconds,
             )
-        self._buckets[client] = (tokens - 1, now)
-        if len(self._buckets) > _SWEEP:
-            self._sweep(now, per_second)
-
-    def _sweep(self, now: float, per_second: float) -> None:
-        full = float(self.rate.count)
-        self._buckets = {
-            client: (tokens, then)
-            for client, (tokens, then) in self._buckets.items()
-            if tokens + (now - then) * per_second < full
-        }

@@ -26,11 +26,8 @@ from oriflamme.text import quote
 
 from . import limits as limits_module
 from .limits import Limits, Rate, fields, option
+from .sockets import most_pending
 
-#: A client's messages are not read (answers go through POST): any large one is refused.
-WS_MAX_SIZE = 4096
-#: Seconds an idle connection is kept between requests (uvicorn's keep-alive).
-KEEP_ALIVE_SECONDS = 5
 #: Connections waiting to be accepted (uvicorn's default), unless the limit on open files
 #: calls for fewer: asyncio accepts that many in one turn of its loop, each taking a file
 #: descriptor until it is served, evicted or refused (see :func:`fit_open_files`).
@@ -40,6 +37,8 @@ MAX_BACKLOG = 2048
 MIN_BACKLOG = 64
 #: The backlog where files are so few that even :data:`MIN_BACKLOG` does not fit.
 LEAST_BACKLOG = 8
+#: The fewest HTTP connections, and the fewest websockets, a server lowers its caps to.
+LEAST = 8
 #: Turns of the event loop whose accepted connections may hold descriptors at once (one
 #: accepted, one given its transport, one evicted or refused and closing: three
 #: measured, one more kept).
@@ -244,14 +243,22 @@ def limits_of(args: argparse.Namespace) -> Limits:
 
 def spare_files(limits: Limits) -> int:
     """File descriptors the server needs besides connections, open or being accepted."""
-    # Each bot worker holds a few pipes (its tasks, its results, its sentinel).
-    return SPARE_FILES + 4 * limits.bot_workers
+    # Each bot worker holds a few pipes (its tasks, its results, its sentinel): the
+    # people's lane, the bots' lane (half as many) and the quick one.
+    workers = limits.bot_workers + max(1, limits.bot_workers // 2) + 1
+    return SPARE_FILES + 4 * workers
+
+
+def connection_files(limits: Limits) -> int:
+    """File descriptors the connections may hold: HTTP connections, websockets, and
+    websockets waiting for their first message."""
+    return limits.max_connections + limits.max_websockets + most_pending(limits.max_websockets)
 
 
 @attrs.frozen
 class Fitted:
     """What fits in the limit on open files: the limits, the backlog of connections
-    waiting to be accepted, and the line saying ``max_connections`` was lowered."""
+    waiting to be accepted, and the line saying the caps on connections were lowered."""
 
     limits: Limits
     backlog: int
@@ -260,9 +267,10 @@ class Fitted:
 
 def fit_open_files(limits: Limits) -> Fitted:
     """Raises the soft limit on open files to the hard one where allowed, then fits the
-    open connections, the connections being accepted and :func:`spare_files` in it:
-    the backlog as long as there is room for, and ``max_connections`` lowered if even
-    :data:`MIN_BACKLOG` does not fit beside it."""
+    open connections (:func:`connection_files`), the connections being accepted and
+    :func:`spare_files` in it: the backlog as long as there is room for, and
+    ``max_connections`` and ``max_websockets`` lowered alike if even
+    :data:`MIN_BACKLOG` does not fit beside them."""
     try:
         import resource  # noqa: PLC0415 - Unix only
     except ImportError:  # no such limit to fit in
@@ -270,35 +278,55 @@ def fit_open_files(limits: Limits) -> Fitted:
     infinity = resource.RLIM_INFINITY
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     spare = spare_files(limits)
+    wanted = connection_files(limits)
     if soft != infinity and (hard == infinity or soft < hard):
-        wanted = limits.max_connections + spare + TURNS_IN_HAND * MAX_BACKLOG
-        raised = hard if hard != infinity else max(soft, wanted)
+        most = wanted + spare + TURNS_IN_HAND * MAX_BACKLOG
+        raised = hard if hard != infinity else max(soft, most)
         with contextlib.suppress(ValueError, OSError):  # a system may cap it lower still
             resource.setrlimit(resource.RLIMIT_NOFILE, (raised, hard))
             soft = raised
     if soft == infinity:
         return Fitted(limits, MAX_BACKLOG)
-    backlog = (soft - spare - limits.max_connections) // TURNS_IN_HAND
+    backlog = (soft - spare - wanted) // TURNS_IN_HAND
     if backlog >= MIN_BACKLOG:
         return Fitted(limits, min(backlog, MAX_BACKLOG))
     room = soft - spare
     backlog = MIN_BACKLOG
-    if room - TURNS_IN_HAND * backlog < 8:
+    if room - TURNS_IN_HAND * backlog < 3 * LEAST:
         # Very few files: the backlog shrinks too, to leave half the room to connections.
         backlog = max(LEAST_BACKLOG, room // (2 * TURNS_IN_HAND))
-    fits = min(limits.max_connections, room - TURNS_IN_HAND * backlog)
-    if fits < 8:
-        least = 8 + spare + TURNS_IN_HAND * LEAST_BACKLOG
+    fits = min(wanted, room - TURNS_IN_HAND * backlog)
+    if fits == wanted:
+        return Fitted(limits, backlog)
+    lowered = _lowered(limits, fits)
+    if lowered is None:
+        least = 3 * LEAST + spare + TURNS_IN_HAND * LEAST_BACKLOG
         raise OriflammeError(
             f"only {soft} files may be open at once (ulimit -n); the server needs {least}"
         )
-    if fits == limits.max_connections:
-        return Fitted(limits, backlog)
     line = (
         f"oriflamme: warning: only {soft} files may be open at once (ulimit -n): "
-        f"{option('max_connections')} lowered from {limits.max_connections} to {fits}"
+        f"{option('max_connections')} lowered from {limits.max_connections} to "
+        f"{lowered.max_connections}, {option('max_websockets')} from "
+        f"{limits.max_websockets} to {lowered.max_websockets}"
     )
-    return Fitted(attrs.evolve(limits, max_connections=fits), backlog, line)
+    return Fitted(lowered, backlog, line)
+
+
+def _lowered(limits: Limits, fits: int) -> Limits | None:
+    """``limits`` with HTTP connections and websockets lowered alike until their files
+    fit in ``fits``; None if even :data:`LEAST` of each do not."""
+    share = fits / connection_files(limits)
+    connections = max(LEAST, int(limits.max_connections * share))
+    websockets = max(LEAST, int(limits.max_websockets * share))
+    while connections + websockets + most_pending(websockets) > fits:
+        if connections <= LEAST and websockets <= LEAST:
+            return None
+        if connections >= websockets:
+            connections -= 1
+        else:
+            websockets -= 1
+    return attrs.evolve(limits, max_connections=connections, max_websockets=websockets)
 
 
 class _HideTokens(logging.Filter):
@@ -404,25 +432,16 @@ def _serve(settings: Settings, listening: socket.socket) -> None:
     import uvicorn  # noqa: PLC0415 - the optional extra
 
     from .app import create_app  # noqa: PLC0415 - it imports the extra
-    from .connections import limited_protocol  # noqa: PLC0415 - so does this
+    from .connections import server_config  # noqa: PLC0415 - so does this
 
     limits = settings.limits
-    trusted = list(settings.trusted)
     app = create_app(settings.db, limits=limits)
-    config = uvicorn.Config(
+    config = server_config(
         app,
-        http=limited_protocol(limits, trusted),
-        ws_max_size=WS_MAX_SIZE,
-        # Each frame compressed for each watcher was a fifth of the server's time under
-        # load; a view is a few kilobytes of JSON.
-        ws_per_message_deflate=False,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        limits,
+        settings.trusted,
         timeout_graceful_shutdown=2,
         backlog=settings.backlog,
-        # Without a trusted proxy, no header may say where a request comes from: the
-        # rate limits count by the address the connection comes from.
-        proxy_headers=bool(trusted),
-        forwarded_allow_ips=trusted or None,
         log_level="info",
     )
     with _server_logs(limits.log_per_minute):

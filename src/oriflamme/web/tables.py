@@ -35,7 +35,7 @@ import secrets
 import socket
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
 from oriflamme import (
@@ -110,6 +110,10 @@ class Refused(OriflammeError):
         self.retry_after = retry_after
 
 
+async def _nothing() -> None:
+    """Counts nothing (a creation with no rate limit)."""
+
+
 class Watcher:
     """One websocket watching a table: told when there is a new view to send, and how
     many log lines and events it has been sent (a frame sends only the new ones)."""
@@ -143,6 +147,10 @@ class Table:
         self.saved = stored.save_step  # the step of the file's last save
         self.initial = stored.initial
         self.creator_hash = stored.creator_hash
+        # Whose bots these are when bots share the workers' time (see thinking): the
+        # client that created the game; a game kept before clients were (layout 3) is
+        # a client of its own.
+        self.client = stored.client if stored.client is not None else f"game:{stored.id}"
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         self.bots: asyncio.Task[None] | None = None
@@ -314,6 +322,11 @@ class Tables:
         self._background: set[asyncio.Task[None]] = set()
         self._stop_listening: Callable[[], None] | None = None
 
+    async def take(self, key: str, count: int, seconds: float) -> float:
+        """One request from the store's rate bucket ``key`` (see :meth:`Store.take`)."""
+        wait: float = await self._io(self.store.take, key, count, seconds)
+        return wait
+
     async def _io(self, call: Callable[..., Any], *args: Any, **named: Any) -> Any:
         """``call`` on the store: on the event loop if the store is a local file, else
         in a thread of its own."""
@@ -373,18 +386,24 @@ class Tables:
     # Making and finding games.
 
     async def create(
-        self, body: object, count: Callable[[], None] = lambda: None
+        self,
+        body: object,
+        count: Callable[[], Awaitable[None]] = _nothing,
+        *,
+        client: str | None = None,
+        earlier: str | None = None,
     ) -> tuple[Table, str, dict[str, str]]:
         """A new game from a creation request: the table, the creator's token and each
-        person's token. ``count`` is called once the request is found good (it may
-        refuse, as a rate limit does)."""
+        person's token. ``count`` is awaited once the request is found good (it may
+        refuse, as a rate limit does). The game is ``client``'s (its address), or if
+        ``earlier`` is the creator's token of a game kept here, that game's client's."""
         everyone = self.registry()
         request = read_request(
             body,
             self.optional_plugins(),
             lambda kind, family: check_bot(kind, family, everyone, limits=self.limits),
         )
-        count()
+        await count()
         if self._games >= self.limits.max_games:
             await self.expire()
             if self._games >= self.limits.max_games:
@@ -394,6 +413,8 @@ class Tables:
                     "try again later",
                     retry_after=3600,
                 )
+        if earlier is not None:
+            client = await self._io(self.store.client_of, token_hash(earlier)) or client
         registry = self.registry(request.without)
         try:
             game = Game.new(request.config, registry=registry)
@@ -412,7 +433,15 @@ class Tables:
                 seats.append(Seat(family, kind))
         save = game.to_json()
         stored = StoredGame(
-            game_id, request.to_dict(), save, save, 0, game.over, tuple(seats), token_hash(creator)
+            game_id,
+            request.to_dict(),
+            save,
+            save,
+            0,
+            game.over,
+            tuple(seats),
+            token_hash(creator),
+            client=client,
         )
         table = Table(stored, game, registry)
         await self._io(
@@ -423,6 +452,7 @@ class Tables:
             seats,
             stored.creator_hash,
             bots_due=_bots_due(table, game),
+            client=client,
         )
         self._games += 1
         self._keep(table)
@@ -703,6 +733,7 @@ class Tables:
                     table.request.without,
                     observation,
                     f"{seed}:{family}:{step}",
+                    client=table.client,
                 )
             finally:
                 renewing.cancel()

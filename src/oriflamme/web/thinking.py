@@ -8,26 +8,32 @@ plugins left out and the seed. The worker makes the bot exactly as the server wo
 (``make_bot(kind, registry, random.Random(seed))``), so it gives the same answer: a
 restarted server plays on exactly as the first would have.
 
-**Lanes.** Workers are split in two lanes: :attr:`Lane.PEOPLE`, games with at least
-one person (someone is waiting on these bots), and :attr:`Lane.BOTS`, games of bots
-alone. The people lane has half the workers (at least one), the bots lane the rest;
-and one more worker, :attr:`Lane.QUICK`, takes the people lane's decisions whose bot
-kind has been deciding in under :data:`QUICK_SECONDS` (``random`` and ``heuristic``
-from the start), so a person playing quick bots never waits behind another game's
-search, which cannot be stopped half-way. Workers run below the server's priority
-(``nice`` +5 for the people's lanes, +19 for the bots lane): the server's own
-requests get the CPU first, then the bots a person is waiting on, then games of bots
-alone.
+**Lanes.** Workers are split in lanes: :attr:`Lane.PEOPLE`, games with at least one
+person (someone is waiting on these bots), with ``bot_workers`` workers, and
+:attr:`Lane.BOTS`, games of bots alone, with half as many (at least one); and one more
+worker, :attr:`Lane.QUICK`, takes the people lane's decisions whose bot kind has been
+deciding in under :data:`QUICK_SECONDS` (``random`` and ``heuristic`` from the start), so
+a person playing quick bots never waits behind another game's search, which cannot be
+stopped half-way. Workers run below the server's priority (``nice`` +5 for the people's
+lanes, +19 for the bots lane): the server's own requests get the CPU first, then the
+bots a person is waiting on, then games of bots alone.
 
-**Fairness.** In a lane, tables share the workers' time, not their turns: a table has
-at most one decision queued or running, and the next decision run is the one that
-would finish first if each table's thinking so far were counted: the least thinking
-time had plus the time a decision of its bot kind has been taking (first come, first
-served between equals). A table of quick bots is then served at once beside tables
-whose bots search for seconds, even before each of those has had a first turn, and
-one table of expensive bots cannot starve the others. Time spent waiting (on a person,
-or for a turn) earns nothing: a table asking again starts from the least thinking
-time of the tables served so far, as a newcomer does.
+**Fairness.** In a lane, clients (the address a game was created from; a table given
+none is a client of its own) share the workers' time, not their turns, and each client's
+tables share its time. A table has at most one decision queued or running, and the next
+decision run is the one that would finish first if thinking so far were counted: first
+the client with the least thinking time had (its decisions running included) plus the
+time its next decision's bot kind has been taking, then that client's table with the
+least plus its kind's time (first come, first served between equals). A table of quick
+bots is then served at once beside tables whose bots search for seconds, even before
+each of those has had a first turn, and no client, however many or expensive its tables,
+can starve the others. At most ``bot_tables_per_client`` (by default one) of a client's
+decisions run at once in a lane, the others waiting even with a worker idle: so one
+client leaves the people lane's other workers to the rest. Time spent waiting (on a
+person, or for a turn) earns nothing: a client asking again starts from the least
+thinking time of the clients served so far, as a newcomer does, and a table from the
+least of its client's tables; a client with nothing to do and no more time than that is
+forgotten.
 
 **Bounds.** A decision that takes longer than ``bot_timeout`` seconds (counted from
 when its worker gets it) is given up: :meth:`Thinkers.think` returns None, and the
@@ -59,6 +65,7 @@ import enum
 import importlib
 import json
 import logging
+import math
 import multiprocessing
 import os
 import pickle
@@ -161,12 +168,13 @@ class Plugins:
 
 
 class Thinkers:
-    """The worker processes bots think in, in two lanes (see the module's text).
+    """The worker processes bots think in, in three lanes (see the module's text).
 
-    ``limits`` gives the number of workers (``bot_workers``, at least 2) and
+    ``limits`` gives the number of workers (``bot_workers``, at least 2: the people
+    lane's, the bots lane having half as many), ``bot_tables_per_client`` and
     ``bot_timeout``; ``plugins`` (plugin name to module) and ``entry_points`` are what
     the server's registries are made of: each worker makes the same ones. Workers are
-    started when there is work for them, and kept. Use it from one event loop.
+    started when there is work they could take, and kept. Use it from one event loop.
     """
 
     def __init__(
@@ -178,13 +186,13 @@ class Thinkers:
     ) -> None:
         self.limits = limits
         self.plugins = Plugins.of(plugins, entry_points=entry_points)
-        people = max(1, limits.bot_workers // 2)
-        bots = max(1, limits.bot_workers - people)
+        # Limits built without checking them may ask for less: a lane has one at least.
         self._lanes = {
-            Lane.PEOPLE: _Lane(Lane.PEOPLE, people),
+            Lane.PEOPLE: _Lane(Lane.PEOPLE, max(1, limits.bot_workers)),
             Lane.QUICK: _Lane(Lane.QUICK, 1),
-            Lane.BOTS: _Lane(Lane.BOTS, bots),
+            Lane.BOTS: _Lane(Lane.BOTS, max(1, limits.bot_workers // 2)),
         }
+        self._cap = max(1, limits.bot_tables_per_client)
         # What each bot kind's decisions have been taking, shared by the lanes.
         costs: OrderedDict[str, float] = OrderedDict((kind, 0.0) for kind in QUICK)
         for each in self._lanes.values():
@@ -211,11 +219,15 @@ class Thinkers:
         without: tuple[str, ...],
         observation: Observation,
         seed: str,
+        *,
+        client: str | None = None,
     ) -> object | None:
         """The answer of a bot of ``kind`` (``ismcts:iterations=2000``) made with
         ``random.Random(seed)`` for a game of the registry without ``without``, to
         ``observation``, as JSON values (a placement as a list); None if the bot failed
-        or took longer than ``bot_timeout``. Raises :class:`Dropped` if the table is
+        or took longer than ``bot_timeout``. ``client`` is whose table it is (the address
+        the game was created from), whose tables share one share of the workers' time;
+        None: the table is a client of its own. Raises :class:`Dropped` if the table is
         dropped (or every worker stopped) first, and :class:`ValueError` if ``table``
         already has a decision queued or running."""
         if self._closed:
@@ -227,7 +239,10 @@ class Thinkers:
             (self._numbers, kind, tuple(without), seed, dump_observation(observation)),
             protocol=pickle.HIGHEST_PROTOCOL,
         )
-        job = _Job(self._numbers, table, kind, payload, asyncio.get_running_loop().create_future())
+        # Clients and tables alone named apart: neither can take the other's share.
+        who = f"client {client}" if client is not None else f"table {table}"
+        future = asyncio.get_running_loop().create_future()
+        job = _Job(self._numbers, table, who, kind, payload, future)
         self._jobs[table] = job
         chosen = Lane(lane)
         if chosen is Lane.PEOPLE and self._lanes[chosen].costs.get(kind, 1.0) < QUICK_SECONDS:
@@ -244,7 +259,8 @@ class Thinkers:
         ignored (its worker finishes it, within ``bot_timeout``), and the waiting
         :meth:`think` raises :class:`Dropped`. A table with no work: nothing happens."""
         for lane in self._lanes.values():
-            lane.used.pop(table, None)
+            for client in lane.clients.values():
+                client.tables.pop(table, None)
         job = self._jobs.get(table)
         if job is not None:
             self._drop(job, "its bots' work was dropped")
@@ -283,23 +299,88 @@ class Thinkers:
     # Queuing.
 
     def _submit(self, lane: _Lane, job: _Job) -> None:
-        lane.used[job.table] = max(lane.used.get(job.table, 0.0), lane.floor)
+        client = lane.clients.get(job.client)
+        if client is None:
+            client = lane.clients[job.client] = _Client(used=lane.floor)
+        elif not client.queue and not client.running:
+            client.used = max(client.used, lane.floor)
+        client.tables[job.table] = max(client.tables.get(job.table, 0.0), client.floor)
+        client.queue[job.table] = job
+        self._dispatch(lane)
+
+    def _dispatch(self, lane: _Lane, *, start: bool = True) -> None:
+        """Hands the work ``lane``'s clients may have run to its idle workers, then (if
+        ``start``) starts a worker for each job of it left, as long as the lane has room."""
+        if self._closed:
+            return
         while lane.idle:
+            job = self._choose(lane)
+            if job is None:
+                break
             waiter = lane.idle.popleft()
             if not waiter.done():
+                self._pick(lane, job)
                 waiter.set_result(job)
-                return
-        lane.queue[job.table] = job
-        # A worker for each job waiting, as long as the lane has room for one.
-        if lane.starting < len(lane.queue) and lane.alive < lane.size:
+        while start and lane.starting < lane.ready(self._cap) and lane.alive < lane.size:
             self._start(lane)
+
+    def _choose(self, lane: _Lane) -> _Job | None:
+        """The job ``lane`` runs next (None: none may run now): of the clients under the
+        cap, the one that has had the least thinking time plus its next decision's cost,
+        the one that has waited longest between equals; of its tables, the same."""
+        now = time.monotonic()
+        chosen: _Job | None = None
+        least = (math.inf, 0)
+        for client in lane.clients.values():
+            if not client.queue or len(client.running) >= self._cap:
+                continue
+            job = client.next(lane.costs)
+            first = next(iter(client.queue.values()))
+            key = (client.had(now) + lane.costs.get(job.kind, 0.0), first.number)
+            if key < least:
+                chosen, least = job, key
+        return chosen
+
+    def _pick(self, lane: _Lane, job: _Job) -> None:
+        """Takes ``job`` off ``lane``'s queue: running from now, its client and table
+        raising the floors, and the clients with nothing to do at or below the floor
+        forgotten (they would start from it anyway)."""
+        now = time.monotonic()
+        client = lane.clients[job.client]
+        del client.queue[job.table]
+        lane.floor = max(lane.floor, client.had(now))
+        client.floor = max(client.floor, client.tables.get(job.table, 0.0))
+        client.running[job] = now
+        idle = [
+            name
+            for name, each in lane.clients.items()
+            if not each.queue and not each.running and each.used <= lane.floor
+        ]
+        for name in idle:
+            del lane.clients[name]
+
+    def _ended(self, lane: _Lane, job: _Job, took: float | None) -> None:
+        """Counts the ``took`` seconds ``job`` ran (None: it was dropped before it ran)
+        against its client and table, and hands out the work its client's cap held."""
+        client = lane.clients.get(job.client)
+        if client is not None:
+            client.running.pop(job, None)
+            if took is not None:
+                client.used += took
+                if job.table in client.tables:  # not dropped meanwhile
+                    client.tables[job.table] += took
+        if took is not None:
+            lane.cost(job.kind, took)
+        # Its worker takes a job next itself, or is replaced (see _drive).
+        self._dispatch(lane, start=False)
 
     def _forget(self, job: _Job) -> None:
         if self._jobs.get(job.table) is job:
             del self._jobs[job.table]
         for lane in self._lanes.values():
-            if lane.queue.get(job.table) is job:
-                del lane.queue[job.table]
+            client = lane.clients.get(job.client)
+            if client is not None and client.queue.get(job.table) is job:
+                del client.queue[job.table]
 
     def _finish(self, job: _Job, answer: object | None) -> None:
         self._forget(job)
@@ -329,8 +410,9 @@ class Thinkers:
             except Exception as exc:  # whatever it is, the work waiting must not hang on it
                 log.error("a worker for bots could not start (%s)", type(exc).__name__)
                 # Each failed start costs one decision its bot: bounded, whatever the cause.
-                if lane.queue:
-                    self._finish(next(iter(lane.queue.values())), None)
+                job = self._choose(lane)
+                if job is not None:
+                    self._finish(job, None)
                 failed = True
                 return
             finally:
@@ -339,7 +421,8 @@ class Thinkers:
             while not self._closed:
                 job = await self._take(lane)
                 if job.future.done():
-                    continue  # dropped between being handed over and now
+                    self._ended(lane, job, None)  # dropped between being handed over and now
+                    continue
                 if not await self._run(worker, job, lane):
                     failed = True
                     return
@@ -349,9 +432,10 @@ class Thinkers:
                 worker.kill()
                 lane.workers.discard(worker)
             if failed and not self._closed:
-                # A worker that could not start is tried again only for work waiting.
-                if (ready or lane.queue) and lane.alive < lane.size:
+                if ready and lane.alive < lane.size:
                     self._start(lane)
+                # A worker that could not start is tried again only for work it could take.
+                self._dispatch(lane)
                 if worker is not None and await worker.exited():
                     self._processes.discard(worker.process)
 
@@ -377,15 +461,11 @@ class Thinkers:
         return worker
 
     async def _take(self, lane: _Lane) -> _Job:
-        """The job of the table in ``lane`` that has had the least thinking time, the
-        one that has waited longest between equals (waiting for one)."""
-        if lane.queue:
-            used, costs, queue = lane.used, lane.costs, lane.queue
-            table = min(
-                queue, key=lambda name: used.get(name, 0.0) + costs.get(queue[name].kind, 0.0)
-            )
-            lane.floor = max(lane.floor, used.get(table, 0.0))
-            return queue.pop(table)
+        """The job ``lane`` runs next (:meth:`_choose`), waiting for one."""
+        job = self._choose(lane)
+        if job is not None:
+            self._pick(lane, job)
+            return job
         waiter: asyncio.Future[_Job] = asyncio.get_running_loop().create_future()
         lane.idle.append(waiter)
         try:
@@ -395,16 +475,13 @@ class Thinkers:
                 lane.idle.remove(waiter)
 
     async def _run(self, worker: _Worker, job: _Job, lane: _Lane) -> bool:
-        """Runs ``job`` on ``worker``, counting the time against its table; False if the
-        worker failed and must be replaced."""
+        """Runs ``job`` on ``worker``, counting the time against its client and table;
+        False if the worker failed and must be replaced."""
         started = time.monotonic()
         try:
             return await self._answer(worker, job)
         finally:
-            took = time.monotonic() - started
-            if job.table in lane.used:  # not dropped meanwhile
-                lane.used[job.table] += took
-            lane.cost(job.kind, took)
+            self._ended(lane, job, time.monotonic() - started)
 
     async def _answer(self, worker: _Worker, job: _Job) -> bool:
         try:
@@ -446,28 +523,63 @@ class _Job:
 
     number: int
     table: str
+    client: str  # whose share of the lane it is counted in
     kind: str
     payload: bytes
     future: asyncio.Future[object | None]
 
 
 @attrs.define(eq=False)
+class _Client:
+    """One client's share of a lane: its tables' decisions waiting and running, and the
+    thinking time it and each of its tables have had."""
+
+    queue: OrderedDict[str, _Job] = attrs.field(factory=OrderedDict)
+    # Each decision running, and when it was handed to a worker.
+    running: dict[_Job, float] = attrs.field(factory=dict)
+    used: float = 0.0
+    # Thinking seconds each table has had, and the least of those served so far.
+    tables: dict[str, float] = attrs.field(factory=dict)
+    floor: float = 0.0
+
+    def had(self, now: float) -> float:
+        """The thinking seconds had by ``now``: those counted, and those of its decisions
+        running so far."""
+        return self.used + sum(now - started for started in self.running.values())
+
+    def next(self, costs: Mapping[str, float]) -> _Job:
+        """The job of the table that has had the least thinking time plus its decision's
+        cost, the one that has waited longest between equals (one must be waiting)."""
+        tables = self.tables
+        return min(
+            self.queue.values(),
+            key=lambda job: tables.get(job.table, 0.0) + costs.get(job.kind, 0.0),
+        )
+
+
+@attrs.define(eq=False)
 class _Lane:
-    """One lane's queue of tables, its idle workers and its workers' drivers."""
+    """One lane's clients and their work, its idle workers and its workers' drivers."""
 
     name: Lane
     size: int
-    queue: OrderedDict[str, _Job] = attrs.field(factory=OrderedDict)
+    clients: dict[str, _Client] = attrs.field(factory=dict)
     idle: deque[asyncio.Future[_Job]] = attrs.field(factory=deque)
     drivers: set[asyncio.Task[None]] = attrs.field(factory=set)
     workers: set[_Worker] = attrs.field(factory=set)
-    # Thinking seconds each table has had, and the least of those served so far.
-    used: dict[str, float] = attrs.field(factory=dict)
+    # The least thinking time of the clients served so far.
     floor: float = 0.0
     # What a decision of each bot kind (as written) has been taking, recent ones most.
     costs: OrderedDict[str, float] = attrs.field(factory=OrderedDict)
     alive: int = 0  # drivers not yet ended
     starting: int = 0  # of them, those whose worker is not yet ready
+
+    def ready(self, cap: int) -> int:
+        """How many jobs waiting could be run now, at most ``cap`` of a client's at once."""
+        return sum(
+            max(0, min(len(client.queue), cap - len(client.running)))
+            for client in self.clients.values()
+        )
 
     def cost(self, kind: str, took: float) -> None:
         """Counts a decision of ``kind`` that took ``took`` seconds (the kinds last used
