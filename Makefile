@@ -23,7 +23,12 @@ ARGS ?=
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
 
-.PHONY: play test lint typecheck unit conformance compiled bench fuzz clean
+# Tests run on every core (pytest-xdist), but for those marked `serial`: they compare
+# timings, which other tests running beside them would skew, and run alone after.
+PARALLEL := -n auto --dist worksteal -m "not serial"
+SERIAL := -m serial
+
+.PHONY: play test quick lint typecheck unit conformance compiled bench fuzz clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -55,7 +60,13 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict
 
 unit: $(STAMP)
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
+	$(BIN)/pytest $(SERIAL)
+
+# The checks a developer runs while working: lint, types and the tests not marked slow,
+# on every core (`make test` runs everything).
+quick: lint typecheck $(STAMP)
+	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not serial"
 
 conformance: $(STAMP)
 	$(BIN)/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
@@ -65,12 +76,14 @@ compiled: $(STAMP)
 	$(BIN)/python -m pip wheel . --no-deps --quiet --disable-pip-version-check --wheel-dir dist
 	$(PYTHON) -m venv $(COMPILED)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
-		"$$(echo dist/oriflamme-*.whl)[web,plot,rl,postgres]" pytest 'hypothesis>=6.100' 'setuptools>=77'
+		"$$(echo dist/oriflamme-*.whl)[web,plot,rl,postgres]" pytest pytest-xdist \
+		'hypothesis>=6.100' 'setuptools>=77'
 	# The pages were tested in Chromium above, and the study on a Ray cluster (Ray is
 	# heavy to install twice); the server, its API and the rest of study run again here.
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider \
 		--ignore=tests/test_web_browser.py --ignore=tests/test_web_layout.py \
-		--ignore=tests/test_study_ray.py
+		--ignore=tests/test_study_ray.py $(PARALLEL)
+	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider $(SERIAL)
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).

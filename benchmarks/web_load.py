@@ -13,9 +13,10 @@ watched by one websocket (a game of bots alone plays only while watched). Bounde
 ``--games`` and ``--seconds``.
 
 Prints the server's options and store, how idle the machine was just before the load
-(anything else running skews the figures), games finished, answers a second (to the
-last answer), the latency of an answer (p50, p95, p99), frames pushed, the websockets
-still without their game's end 5 s after the load (a frame the server never pushed),
+(anything else running skews the figures) and its load average before and at the end,
+games finished, answers a second (to the last answer), the latency of an answer (p50,
+p95, p99), frames pushed, the websockets still without their game's end 5 s after the
+load (a frame the server never pushed),
 errors (anything but a success; there must be none), and the CPU used by this client,
 the server processes (their sum, and each one's share when there are several, so an
 uneven spread shows), the supervisor (with ``--workers``), the bots' workers (every
@@ -196,6 +197,11 @@ def server_processes(root: int, workers: int, timeout: float = 60.0) -> list[int
         before = found
         time.sleep(0.5)
     raise RuntimeError(f"oriflamme serve did not start its {workers} server processes")
+
+
+def _loads(averages: tuple[float, float, float]) -> str:
+    """The system's load averages over 1, 5 and 15 minutes, as ``uptime`` shows them."""
+    return "{:.2f}, {:.2f}, {:.2f} (1, 5, 15 min)".format(*averages)
 
 
 def machine_idle(seconds: float) -> float:
@@ -638,7 +644,7 @@ def main() -> int:
         server_process(db, options) as (url, server),
     ):
         servers = server_processes(server.pid, args.workers)
-        idle = machine_idle(IDLE_SECONDS)
+        idle, before = machine_idle(IDLE_SECONDS), os.getloadavg()
         profile = Profile(servers, args.profile) if args.profile else None
         cpu = CpuMeter(server.pid, args.workers, postmaster)
         started = time.perf_counter()
@@ -652,8 +658,7 @@ def main() -> int:
         deadline = started + args.seconds
         for thread in threads:
             thread.join(max(0.0, deadline - time.perf_counter()))
-        seconds = time.perf_counter() - started
-        usage = cpu.stop()
+        seconds, usage, during = time.perf_counter() - started, cpu.stop(), os.getloadavg()
         profiled = profile.stop() if profile is not None else []
         late = time.perf_counter() + LATE_SECONDS
         for thread in tally.watchers:
@@ -668,7 +673,8 @@ def main() -> int:
     print(f"server: oriflamme serve {' '.join(options)}\nstore: {shown}")
     print(
         f"machine before the load: {100 * idle:.0f}% idle over {IDLE_SECONDS:.0f} s "
-        f"({os.cpu_count() or 1} cores)"
+        f"({os.cpu_count() or 1} cores); load average {_loads(before)} before, "
+        f"{_loads(during)} at the end"
     )
     print(
         f"{tally.games} games by people and {tally.bot_games} of bots ({args.bot_games} started), "

@@ -217,6 +217,7 @@ def collects_then_spins(runaway: Runaway, game: Effects, card: CardId) -> None:
     while True: pass  # noqa: E701  # fmt: skip
 
 
+@pytest.mark.slow
 def test_the_bound_is_never_passed_where_python_ignores_errors(tmp_path: Path) -> None:
     # Python ignores what a finaliser or a collector's callback raises, and removes a
     # tracer that raised: were the bound passed there, the spin after would run on.

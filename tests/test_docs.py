@@ -27,6 +27,7 @@ def test_the_readme_api_example_runs(tmp_path: Path) -> None:
         assert run.returncode == 0, run.stderr
 
 
+@pytest.mark.slow
 def test_the_research_training_loop_runs_and_learns(tmp_path: Path) -> None:
     pytest.importorskip("pettingzoo")
     text = (ROOT / "docs" / "research.md").read_text(encoding="utf-8")

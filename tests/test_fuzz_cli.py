@@ -606,6 +606,7 @@ STOPPED = re.compile(
 )
 
 
+@pytest.mark.slow
 @pytest.mark.fuzz
 def test_conformance_takes_any_engine(paths: list[str], engines: dict[str, str]) -> None:
     good, mixed = paths[0], next(path for path in paths if path.endswith("mixed"))

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import oriflamme_house_rules
+import pytest
 
 from oriflamme import COLOURS, Decision, Game, GameConfig, Placement, Registry
 from oriflamme.bots import Bot, CardAdvice, HeuristicBot, RandomBot, Reading, play_games
@@ -206,6 +207,7 @@ def test_a_bot_scores_each_reading_as_a_new_bot_would(registry: Registry) -> Non
             game.answer_option(int(rng.random() * len(decision.options)))
 
 
+@pytest.mark.slow
 def test_all_heuristic_games_favour_no_seat() -> None:
     """Heuristic bots against each other win alike from every seat: their rules of
     thumb read every seat alike. A tie for the lead once made the first seat everyone's

@@ -15,6 +15,9 @@ from .helpers import venv_with
 
 HOUSE = ROOT / "examples" / "house-rules"
 
+# The tests need a plugin installed in a venv of their own first: tens of seconds.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:

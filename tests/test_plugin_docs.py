@@ -7,6 +7,8 @@ import re
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from oriflamme import Registry
 
 from .conftest import ROOT
@@ -50,6 +52,7 @@ def tutorial_script() -> str:
     return "\n".join(lines)
 
 
+@pytest.mark.slow
 def test_the_tutorial_works_when_followed_word_for_word(tmp_path: Path) -> None:
     # Pure Python: the tutorial's install of oriflamme is not what it checks.
     env = {**os.environ, "ORIFLAMME": str(ROOT), "ORIFLAMME_PURE": "1"}

@@ -26,6 +26,9 @@ ORACLE = ROOT / "tests" / "plugins" / "oriflamme-oracle"
 #: of base + oracle, and asks each time it acts face up).
 ATTEMPTS = 40
 
+# The tests need a plugin installed in a venv of their own first: tens of seconds.
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def venv(tmp_path_factory: pytest.TempPathFactory) -> Path:

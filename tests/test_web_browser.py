@@ -68,7 +68,7 @@ from .browser_support import (
 )
 from .web_server import server_thread
 
-pytestmark = pytest.mark.browser
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture(scope="module")

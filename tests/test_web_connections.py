@@ -24,7 +24,7 @@ import pytest
 import uvicorn
 
 from oriflamme.web.app import create_app
-from oriflamme.web.connections import server_config
+from oriflamme.web.connections import Connections, server_config
 from oriflamme.web.limits import Limits, fields, option
 from oriflamme.web.logs import LogLimit
 from oriflamme.web.serve import MIN_BACKLOG, TURNS_IN_HAND, spare_files
@@ -277,9 +277,10 @@ def test_too_few_files_lowers_the_cap_and_a_flood_never_runs_out(tmp_path: Path)
         room = files - spare_files(Limits(bot_workers=2)) - TURNS_IN_HAND * MIN_BACKLOG
         connections, websockets = _lowered(warning)
         cap = connections + websockets + most_pending(websockets)
-        # Both lowered alike, to what fits beside the backlog and the spare files.
+        # Lowered to what fits beside the backlog and the spare files: HTTP connections,
+        # which players' requests need, keep half of it.
         assert room - 2 <= cap <= room
-        assert 1.5 < websockets / connections < 2.5
+        assert connections == room // 2
 
         def flood(count: int) -> None:
             held = []
@@ -541,3 +542,20 @@ def test_serve_listens_on_an_ipv6_address(tmp_path: Path) -> None:
     finally:
         process.kill()
         process.wait(TIMEOUT)
+
+
+def test_a_trusted_proxy_is_known_in_both_forms_and_its_client_found() -> None:
+    shared = Connections(Limits(), ["127.0.0.1", "10.0.0.0/8"])
+    # A server listening on "::" sees an IPv4 proxy as an IPv4-mapped IPv6 address.
+    assert shared.counted("::ffff:127.0.0.1") is None
+    assert shared.counted("::ffff:10.1.2.3") is None
+    assert shared.counted("::ffff:192.0.2.7") == "192.0.2.7"
+    assert shared.counted("2001:db8::1") == "2001:db8::/64"
+    # X-Forwarded-For: the last address no trusted proxy holds, as uvicorn reads it.
+    assert shared.forwarded("203.0.113.9, 10.0.0.2") == "203.0.113.9"
+    assert shared.forwarded("198.51.100.1, 203.0.113.9:4431, 10.0.0.2") == "203.0.113.9"
+    assert shared.forwarded("[2001:db8::5]:80") == "2001:db8::/64"
+    assert shared.forwarded("10.0.0.3, 10.0.0.2") == "10.0.0.3"
+    assert shared.forwarded("") is None
+    config = server_config(object(), Limits(), ["10.1.2.3/8"])
+    assert config.forwarded_allow_ips == ["10.0.0.0/8", "::ffff:10.0.0.0/104"]

@@ -12,6 +12,7 @@ import contextlib
 import http.client
 import json
 import os
+import re
 import socket
 import struct
 import threading
@@ -124,6 +125,38 @@ class Flood:
             writer.close()
             raise
         self.bare.append((reader, writer))
+
+    def churn(self, seconds: float, in_flight: int, addresses: list[str]) -> int:
+        """Keeps ``in_flight`` upgrades open from ``addresses`` for ``seconds``, none of
+        them ever sending its first message, each opened again once the server closes
+        it: how many were opened."""
+        return asyncio.run_coroutine_threadsafe(
+            self._churn(seconds, in_flight, addresses), self.loop
+        ).result(seconds + TIMEOUT)
+
+    async def _churn(self, seconds: float, in_flight: int, addresses: list[str]) -> int:
+        deadline = time.monotonic() + seconds
+        opened = 0
+
+        async def one(n: int) -> None:
+            nonlocal opened
+            while time.monotonic() < deadline:
+                address = addresses[n % len(addresses)]
+                with contextlib.suppress(OSError, EOFError, TimeoutError, ValueError):
+                    reader, writer = await asyncio.open_connection(
+                        self.host, self.port, local_addr=(address, 0)
+                    )
+                    opened += 1
+                    try:
+                        writer.write(_handshake(self.host, self.port, self.games[0]))
+                        left = max(0.0, deadline - time.monotonic())
+                        while await asyncio.wait_for(reader.read(65536), left):
+                            pass  # held until the server closes it
+                    finally:
+                        writer.close()
+
+        await asyncio.gather(*(one(n) for n in range(in_flight)))
+        return opened
 
     def still_open(self) -> int:
         """How many of the sockets opened are still open (not closed by the server),
@@ -238,6 +271,7 @@ class Player:
         return given
 
 
+@pytest.mark.slow
 def test_idle_spectators_by_the_hundred_never_crowd_out_a_player(tmp_path: Path) -> None:
     # The defaults but for creating games quickly: 32 websockets an address, 64 HTTP
     # connections an address, 1,024 websockets in all.
@@ -277,6 +311,7 @@ def test_idle_spectators_by_the_hundred_never_crowd_out_a_player(tmp_path: Path)
         assert held <= 32 * len(FLOOD)
 
 
+@pytest.mark.slow
 def test_at_the_cap_spectators_give_way_and_a_seat_holder_never_does(tmp_path: Path) -> None:
     args = ["--max-websockets", "100", "--websockets-per-address", "32"]
     with server_process(tmp_path / "g.sqlite3", args) as (url, _):
@@ -403,3 +438,54 @@ def test_a_new_browser_gets_the_game_during_a_flood(tmp_path: Path) -> None:
             held = flood.still_open()
             print(f"the flood holds {held} sockets; the page shows its turn")
             assert held >= 32
+
+
+def test_upgrades_that_never_send_their_token_do_not_keep_a_newcomer_out(
+    tmp_path: Path,
+) -> None:
+    addresses = [f"127.0.1.{n}" for n in range(1, 33)]
+    with server_process(tmp_path / "g.sqlite3") as (url, _):
+        game = _new_game(url)["id"]
+        with flooded(url, [game]) as flood:
+            churning = threading.Thread(target=flood.churn, args=(8.0, 300, addresses))
+            churning.start()
+            time.sleep(1.0)
+            tries, admitted = 0, 0
+            while admitted < 10:
+                tries += 1
+                assert tries <= 20, f"{admitted} admitted in {tries - 1} tries"
+                with (
+                    contextlib.suppress(OSError, WebSocketException),
+                    watch(url, game, None, timeout=5.0) as newcomer,
+                ):
+                    assert json.loads(newcomer.recv(5.0))["id"] == game
+                    admitted += 1
+            churning.join(TIMEOUT)
+        print(
+            f"300 upgrades in flight from 32 addresses: a newcomer admitted {admitted} times "
+            f"in {tries} tries"
+        )
+
+
+def test_a_request_sent_ahead_on_a_kept_connection_is_held_to_the_caps(tmp_path: Path) -> None:
+    with server_process(tmp_path / "g.sqlite3") as (url, _):
+        small = b"GET /api/installed HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+        large = (
+            b"GET /api/installed HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            + b"".join(b"X-%d: y\r\n" % n for n in range(8_000))
+            + b"\r\n"
+        )
+        for ahead, expected in ((small, b" 200 "), (large, b" 431 ")):
+            with socket.create_connection(_host_port(url), timeout=TIMEOUT) as conn:
+                conn.sendall(small + ahead)  # the second sent before the first is answered
+                data = b""
+                conn.settimeout(TIMEOUT)
+                # A response's body ends with no line end: the next status line follows it.
+                while len(statuses := re.findall(rb"HTTP/1\.1 \d{3} ", data)) < 2:
+                    chunk = conn.recv(65536)
+                    if not chunk:
+                        break
+                    data += chunk
+                assert len(statuses) == 2, data[:300]
+                assert b" 200 " in statuses[0]
+                assert expected in statuses[1], statuses

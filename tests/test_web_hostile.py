@@ -29,6 +29,7 @@ SEED = 37
 
 
 @pytest.mark.slow
+@pytest.mark.serial
 def test_hostile_tables_hold_another_persons_wait_near_its_bots_own_time(
     tmp_path: Path,
 ) -> None:

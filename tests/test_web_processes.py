@@ -221,6 +221,7 @@ def play_red(url: str, made: dict[str, Any], rng: random.Random, answers: int) -
     return view
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("db", ["postgresql"], indirect=True)
 def test_kill_9_of_the_process_running_the_bots_loses_nothing_and_another_runs_them(
     db: str,

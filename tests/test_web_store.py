@@ -58,6 +58,7 @@ def play_red(
     return after
 
 
+@pytest.mark.slow
 def test_kill_9_mid_game_loses_nothing_and_bots_play_on(tmp_path: Path) -> None:
     print(f"seed {SEED}")
     bots = {"blue": "random", "green": "random"}

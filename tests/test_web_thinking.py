@@ -516,9 +516,13 @@ def test_a_worker_is_started_only_for_work_it_could_take() -> None:
     answers: list[tuple[str, object]] = []
 
     async def test(thinkers: Thinkers) -> None:
-        # Client a's three tables, at its cap of one decision at once: one worker is
-        # all they could use, of the people lane's three. Another started would be
-        # idle, and handed a's next decision as soon as it could take it.
+        # Client b asked a moment ago: client a is not alone, and its three tables, at
+        # its cap of one decision at once, could use one worker of the people lane's
+        # three. Another started would be idle.
+        other = await thinkers.think(
+            "b", Lane.PEOPLE, "timed:nap=0.1", (), observation, "s", client="b"
+        )
+        answers.append(("b", other))
         await asyncio.gather(
             *(
                 asking(
@@ -530,9 +534,51 @@ def test_a_worker_is_started_only_for_work_it_could_take() -> None:
 
     run(test, bot_workers=3)
     workers = [timed(answer)[0] for _, answer in answers]
-    print(f"a's decisions in workers {workers}")
-    assert len(workers) == 6
+    print(f"b's decision, then a's, in workers {workers}")
+    assert len(workers) == 7
     assert len(set(workers)) == 1
+
+
+def test_a_client_alone_uses_every_worker_until_another_asks() -> None:
+    observation = an_observation()
+    answers: list[tuple[str, object]] = []
+    asked: list[float] = []
+
+    async def test(thinkers: Thinkers) -> None:
+        # A household behind one address, nobody else about: its three tables think
+        # at once in the people lane's three workers. Then b asks, and from then on a
+        # is held to its cap of one, leaving workers to b.
+        tables = [
+            asyncio.create_task(
+                asking(thinkers, f"a{n}", Lane.PEOPLE, "timed:nap=0.3", "a", observation, answers)
+            )
+            for n in range(3)
+        ]
+        while len(answers) < 9:
+            await asyncio.sleep(0.05)
+        asked.append(time.monotonic())
+        for step in range(3):
+            other = await thinkers.think(
+                "b", Lane.PEOPLE, "timed:nap=0.1", (), observation, f"b:{step}", client="b"
+            )
+            answers.append(("b", other))
+        await asyncio.sleep(1.0)
+        for table in ("a0", "a1", "a2"):
+            thinkers.drop(table)
+        await asyncio.gather(*tables)
+
+    run(test, bot_workers=3)
+    mine = [timed(answer)[1:] for table, answer in answers if table != "b"]
+    before = [span for span in mine if span[1] <= asked[0]]
+    # Decisions started once b had asked and its first was taken (one of a's ran then).
+    after = [span for span in mine if span[0] > asked[0] + 0.35]
+    print(
+        f"a alone: {len(before)} decisions, at most {most_at_once(before)} at once; "
+        f"beside b: {len(after)}, at most {most_at_once(after)} at once"
+    )
+    assert most_at_once(before) == 3
+    assert after
+    assert most_at_once(after) == 1
 
 
 def test_lanes_split_the_workers() -> None:

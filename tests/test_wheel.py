@@ -270,6 +270,7 @@ def _checkout_copy(target: Path) -> Path:
     os.environ.get("ORIFLAMME_EXPECT_COMPILED") == "1",
     reason="run once, in the development venv: `make compiled` runs the tests again on its wheel",
 )
+@pytest.mark.slow
 def test_pip_install_in_a_clean_venv_gives_the_compiled_form(tmp_path: Path) -> None:
     """What a user gets from ``python3 -m venv v && v/bin/pip install .``: pip's isolated
     build, with the build requirements of pyproject.toml alone, compiles every hot module."""

@@ -283,7 +283,7 @@ async def websocket(socket: WebSocket) -> None:
         token = await _hello(socket)
         table = await tables.find(socket.path_params["id"])
         family = table.seat(token)
-        if entry is not None and not entry.admit(_client(socket), table.id, family is not None):
+        if entry is not None and not entry.admit(_client(socket), table.id, family):
             raise Refused(
                 503, "this server watches as many games as it can just now; try again later"
             )

@@ -97,9 +97,21 @@ class Connections:
             found = ipaddress.ip_address(address)
         except ValueError:
             return client(address)
+        if isinstance(found, ipaddress.IPv6Address) and found.ipv4_mapped is not None:
+            found = found.ipv4_mapped  # an IPv4 client of a server listening on "::"
         if any(network is not None and found in network for network in self._proxies):
             return None
         return client(address)
+
+    def forwarded(self, value: str) -> str | None:
+        """The client a trusted proxy's ``X-Forwarded-For`` names (as uvicorn reads it:
+        the last address that is not a trusted proxy's); None if it names none."""
+        hosts = [_host(part) for part in value.split(",") if part.strip()]
+        for host in reversed(hosts):
+            who = self.counted(host)
+            if who is not None:
+                return who
+        return client(hosts[0]) if hosts else None
 
     def evict_oldest_waiting(self) -> bool:
         """Drops the connection waiting longest for headers; False if none is waiting."""
@@ -126,6 +138,7 @@ class LimitedH11Protocol(H11Protocol):
         # While a request's headers come in: their bytes and line ends so far, and the
         # last three bytes (an end of the headers may straddle two reads).
         self._head: tuple[int, int, bytes] | None = None
+        self._ahead = False  # the next request's headers counted as a response ended
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         shared = self.shared
@@ -228,8 +241,17 @@ class LimitedH11Protocol(H11Protocol):
     def on_response_complete(self) -> None:
         # The next request's headers are due from now (h11 starts its next cycle here,
         # or on the rest of the request's body if the app answered before reading it).
+        if not self._upgraded and self.conn.their_state is h11.DONE:
+            # A request sent before this response ended (pipelined) waits in h11's
+            # buffer, parsed as the next cycle starts: its headers are counted first.
+            self._head = (0, 0, b"")
+            ahead = bytes(self.conn.trailing_data[0])
+            if ahead and not self._head_fits(ahead):
+                return
+            self._ahead = True
         super().on_response_complete()
         self._follow()
+        self._ahead = False
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
         self._upgraded = True
@@ -241,7 +263,11 @@ class LimitedH11Protocol(H11Protocol):
         scope = getattr(socket_protocol, "scope", None)
         if socket_protocol is self or not isinstance(scope, dict) or self.transport.is_closing():
             return  # no websocket came of it (a handshake refused): nothing to count
-        entry = self.shared.crowd.arrive(self._who, self.transport)
+        address = self._who
+        if address is None:  # a trusted proxy's: counted by the client it forwards for
+            forwarded = b", ".join(v for name, v in event.headers if name == b"x-forwarded-for")
+            address = self.shared.forwarded(forwarded.decode("latin-1"))
+        entry = self.shared.crowd.arrive(address, self.transport)
         scope["extensions"][SOCKET_EXTENSION] = entry
         ended = socket_protocol.connection_lost
 
@@ -274,7 +300,8 @@ class LimitedH11Protocol(H11Protocol):
         limits = self.shared.limits
         if phase is Phase.HEADERS:
             self.shared.waiting[self] = None
-            self._head = (0, 0, b"")
+            if not self._ahead:  # else counted from what was sent ahead already
+                self._head = (0, 0, b"")
             seconds = limits.header_seconds
         else:
             seconds = limits.body_seconds
@@ -326,10 +353,13 @@ def server_config(
         ws_ping_interval=limits.websocket_ping_seconds,
         ws_ping_timeout=limits.websocket_ping_seconds,
         timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        # h11's own bound on headers not yet all in, as high as ours (above, ours
+        # refuses first; below, h11's would refuse what ours allows).
+        h11_max_incomplete_event_size=limits.max_header_bytes + 1024,
         # Without a trusted proxy, no header may say where a request comes from: the
         # rate limits count by the address the connection comes from.
         proxy_headers=bool(trusted),
-        forwarded_allow_ips=list(trusted) or None,
+        forwarded_allow_ips=_trusted(trusted) or None,
         **settings,
     )
 
@@ -349,3 +379,25 @@ def _no_delay(transport: asyncio.Transport) -> None:
 def _network(proxy: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
     """A trusted proxy as a network (None: ``*``, any address)."""
     return None if proxy.strip() == "*" else ipaddress.ip_network(proxy.strip(), strict=False)
+
+
+def _trusted(proxies: Sequence[str]) -> list[str]:
+    """The trusted proxies as uvicorn reads them: networks written exactly, and each
+    IPv4 one also as an IPv6 server listening on ``::`` sees it (``::ffff:10.0.0.0/104``)."""
+    found = []
+    for proxy in proxies:
+        network = _network(proxy)
+        if network is None:
+            return ["*"]
+        found.append(str(network))
+        if isinstance(network, ipaddress.IPv4Network):
+            found.append(f"::ffff:{network.network_address}/{96 + network.prefixlen}")
+    return found
+
+
+def _host(part: str) -> str:
+    """An address of ``X-Forwarded-For``, without brackets or a port."""
+    text = part.strip()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text

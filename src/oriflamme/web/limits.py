@@ -35,8 +35,8 @@ class Rate:
             rate = None
         if rate is None or rate.count < 0 or not 0 < rate.seconds <= 86_400:
             raise ConfigError(
-                f"{option}: expected COUNT/SECONDS such as 20/60 (count 0: no limit), "
-                f"not {quote(text)}"
+                f"{option}: expected COUNT/SECONDS such as 20/60 (count 0: no limit; seconds "
+                f"above 0, at most 86400), not {quote(text)}"
             )
         return rate
 
@@ -76,7 +76,7 @@ class Limits:
     #: Lines of a request's headers; past it the request is refused with 431.
     max_header_lines: int = 100
     #: Open websockets at once, apart from HTTP connections: at the cap a newcomer
-    #: makes room by closing the oldest spectator of the game with the most
+    #: makes room by closing the oldest spectator of the client holding the most
     #: spectators; a seat holder's websocket gives way only to another seat holder's
     #: (the oldest of the client holding the most), never to a spectator's.
     max_websockets: int = 1024
@@ -84,9 +84,12 @@ class Limits:
     #: newcomer closes that client's own oldest spectator (a seat holder's: its own
     #: oldest websocket), and a spectator with none to close is refused.
     websockets_per_address: int = 32
-    #: Spectators' websockets on one game; past it the game's oldest spectator is
-    #: closed to make room (seat holders are not counted).
+    #: Spectators' websockets on one game; past it the oldest spectator there of the
+    #: client holding the most there is closed to make room (seat holders not counted).
     spectators_per_game: int = 64
+    #: Websockets on one seat (its token's: a phone, a laptop, a tab left open); past
+    #: it the seat's oldest is closed to make room.
+    websockets_per_seat: int = 3
     #: Seconds between the server's pings on a websocket; one whose pong has not come
     #: within as many seconds more (a client gone, or not reading) is closed.
     websocket_ping_seconds: float = 20.0
@@ -114,7 +117,8 @@ class Limits:
     #: as many more (at least one), at the lowest priority, and quick decisions one.
     bot_workers: int = attrs.field(factory=_workers)
     #: Tables of one client (the address a game was created from, an IPv6 address's
-    #: /64) whose bots may think at once; the workers' time is shared first among
+    #: /64, or the client of the earlier game whose creator's token the creation
+    #: sent) whose bots may think at once; the workers' time is shared first among
     #: clients, then among each client's tables.
     bot_tables_per_client: int = 1
     #: The most games an ISMCTS bot may search per decision (a deterministic budget:
@@ -155,6 +159,7 @@ class Limits:
             ("max_websockets", 8),
             ("websockets_per_address", 1),
             ("spectators_per_game", 1),
+            ("websockets_per_seat", 1),
             ("bot_tables_per_client", 1),
             ("max_games", 1),
             ("max_live", 1),

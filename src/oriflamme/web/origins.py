@@ -52,10 +52,13 @@ class HostsAndOrigins:
             origin = headers.get(b"origin")
             scheme = str(scope.get("scheme", "http"))
             if origin is not None and not same_site(origin.decode("latin-1"), host, scheme):
+                ours = {"ws": "http", "wss": "https"}.get(scheme, scheme)
                 problem = (
                     403,
                     f"requests from pages of another site ({cut(origin.decode('latin-1'), 80)}) "
-                    "are refused",
+                    f"are refused: this server is {ours}://{cut(host, 80)} (behind a proxy "
+                    "serving https, give it to --trusted-proxies and have it send "
+                    "X-Forwarded-Proto)",
                 )
         if problem is None:
             await self.app(scope, receive, send)

@@ -269,7 +269,7 @@ def fit_open_files(limits: Limits) -> Fitted:
     """Raises the soft limit on open files to the hard one where allowed, then fits the
     open connections (:func:`connection_files`), the connections being accepted and
     :func:`spare_files` in it: the backlog as long as there is room for, and
-    ``max_connections`` and ``max_websockets`` lowered alike if even
+    ``max_connections`` and ``max_websockets`` lowered (see :func:`_lowered`) if even
     :data:`MIN_BACKLOG` does not fit beside them."""
     try:
         import resource  # noqa: PLC0415 - Unix only
@@ -314,18 +314,16 @@ def fit_open_files(limits: Limits) -> Fitted:
 
 
 def _lowered(limits: Limits, fits: int) -> Limits | None:
-    """``limits`` with HTTP connections and websockets lowered alike until their files
-    fit in ``fits``; None if even :data:`LEAST` of each do not."""
-    share = fits / connection_files(limits)
-    connections = max(LEAST, int(limits.max_connections * share))
-    websockets = max(LEAST, int(limits.max_websockets * share))
-    while connections + websockets + most_pending(websockets) > fits:
-        if connections <= LEAST and websockets <= LEAST:
-            return None
-        if connections >= websockets:
-            connections -= 1
-        else:
-            websockets -= 1
+    """``limits`` with HTTP connections and websockets lowered until their files fit in
+    ``fits``: HTTP connections, which players' requests need, keep up to half of them;
+    websockets (which give way to one another at their cap) the rest. None if even
+    :data:`LEAST` of each do not fit."""
+    connections = min(limits.max_connections, max(LEAST, fits // 2))
+    websockets = min(limits.max_websockets, fits - connections)
+    while websockets >= LEAST and connections + websockets + most_pending(websockets) > fits:
+        websockets -= 1
+    if websockets < LEAST:
+        return None
     return attrs.evolve(limits, max_connections=connections, max_websockets=websockets)
 
 

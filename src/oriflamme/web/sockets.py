@@ -6,16 +6,21 @@ request finds its HTTP budget whole.
 
 - **Pending.** Until its first message says whose it is (a seat's token, or none: a
   spectator), a socket is *pending*: at most :data:`PENDING` are (fewer with few
-  websockets: :func:`most_pending`), and at most
-  :data:`PENDING_PER_ADDRESS` from one address; past either, the oldest pending one
-  (of that address) is closed, as the oldest connection waiting for its headers is.
+  websockets: :func:`most_pending`), and at most :data:`PENDING_PER_ADDRESS` from one
+  address. Past the first, the oldest pending socket of the address holding the most
+  is closed; past the second, that address's oldest: a flood from many addresses
+  closes its own sockets before a newcomer's.
 - **Admitted.** Once its first message is read, the app admits it (:meth:`Socket.admit`)
-  within three caps: in all (``max_websockets``), per client address
-  (``websockets_per_address``) and spectators per game (``spectators_per_game``). A
-  newcomer past a cap makes room by closing the oldest socket that may give way to it:
-  a spectator for anyone; a seat holder's only for another seat holder, and only when
-  no spectator is left to close (in all: the oldest of the client holding the most;
-  per address: that client's own oldest). A spectator that finds no room is refused.
+  within its caps: in all (``max_websockets``), per client address
+  (``websockets_per_address``), spectators per game (``spectators_per_game``) and per
+  seat (``websockets_per_seat``). A newcomer past a cap makes room by closing the
+  oldest socket that may give way to it: a spectator for anyone, a seat holder's only
+  for another seat holder. In all, the oldest spectator of the client holding the
+  most spectators gives way (a crowd on one game from one client: that game's oldest);
+  with no spectator left, the oldest socket of the client holding the most. Per game,
+  the oldest spectator there of the client holding the most there; per address and
+  per seat, their own oldest (a spectator first). A spectator that finds no room is
+  refused.
 - **Gone for good.** A socket closed here is aborted at once (its client sees the
   connection drop, and may come back). One closing otherwise (the app ended it, or
   its client stopped answering pings) that is still not gone after
@@ -38,6 +43,8 @@ class Limited(Protocol):
     def websockets_per_address(self) -> int: ...
     @property
     def spectators_per_game(self) -> int: ...
+    @property
+    def websockets_per_seat(self) -> int: ...
 
 
 class Transport(Protocol):
@@ -65,30 +72,73 @@ def most_pending(max_websockets: int) -> int:
 class Socket:
     """One websocket: where it comes from, and once admitted, whose it is."""
 
-    def __init__(self, crowd: Crowd, address: str | None, transport: Transport) -> None:
+    def __init__(self, crowd: Crowd, address: str, transport: Transport) -> None:
         self.crowd = crowd
-        #: The address it connected from (None: a trusted proxy's; not counted per
-        #: address while pending).
+        #: The address it connected from ("": unknown, a proxy's that said none).
         self.address = address
-        #: Once admitted: its client, its game and whether it is a seat holder's.
+        #: Once admitted: its client, its game and its seat (None: a spectator).
         self.client = ""
         self.game = ""
-        self.seat = False
+        self.seat: str | None = None
         self.admitted = False
         self.gone = False
         self.transport = transport
         self.closing_since: float | None = None
 
-    def admit(self, client: str, game: str, seat: bool) -> bool:
-        """Counts this socket as ``client``'s on ``game`` (a seat holder's, or a
-        spectator's), closing others to make room: whether it is admitted (a spectator
-        that finds no room is not: the app closes it)."""
-        return self.crowd.admit(self, client, game, seat)
+    def admit(self, client: str, game: str, family: str | None) -> bool:
+        """Counts this socket as ``client``'s on ``game``, the seat of ``family`` (None:
+        a spectator's), closing others to make room: whether it is admitted (a
+        spectator that finds no room is not: the app closes it)."""
+        return self.crowd.admit(self, client, game, family)
 
     def close(self) -> None:
         """Closes the connection at once (its client sees it drop)."""
         self.crowd.lost(self)
         self.transport.abort()
+
+
+class Groups:
+    """Sockets grouped by a key (an address, a client, a game, a seat), each group
+    oldest first, the largest group found at once (of equals, the first to grow so)."""
+
+    def __init__(self) -> None:
+        self.groups: dict[str, dict[Socket, None]] = {}
+        self._sizes: dict[int, dict[str, None]] = {}  # the keys of the groups of each size
+        self._top = 0
+
+    def __bool__(self) -> bool:
+        return bool(self.groups)
+
+    def __getitem__(self, key: str) -> dict[Socket, None]:
+        return self.groups.get(key, {})
+
+    def add(self, key: str, socket: Socket) -> None:
+        group = self.groups.setdefault(key, {})
+        self._resize(key, len(group), len(group) + 1)
+        group[socket] = None
+
+    def remove(self, key: str, socket: Socket) -> None:
+        group = self.groups.get(key)
+        if group is None or socket not in group:
+            return
+        del group[socket]
+        self._resize(key, len(group) + 1, len(group))
+        if not group:
+            del self.groups[key]
+
+    def largest(self) -> dict[Socket, None]:
+        """The largest group (empty if there is none)."""
+        while self._top > 0 and not self._sizes.get(self._top):
+            self._top -= 1
+        keys = self._sizes.get(self._top)
+        return self.groups[next(iter(keys))] if keys else {}
+
+    def _resize(self, key: str, was: int, now: int) -> None:
+        if was:
+            self._sizes[was].pop(key, None)
+        if now:
+            self._sizes.setdefault(now, {})[key] = None
+            self._top = max(self._top, now)
 
 
 class Crowd:
@@ -99,58 +149,59 @@ class Crowd:
         self.limits = limits
         # Dicts keep insertion order: the first key of each is its oldest socket.
         self.pending: dict[Socket, None] = {}
-        self.pending_by_address: dict[str, dict[Socket, None]] = {}
-        self.by_client: dict[str, dict[Socket, None]] = {}
-        self.spectators: dict[str, dict[Socket, None]] = {}
+        self.pending_by_address = Groups()
+        self.by_client = Groups()  # every socket admitted
+        self.spectators = Groups()  # the spectators' sockets, by client
+        self.by_game = Groups()  # the spectators' sockets, by game
+        self.by_seat = Groups()
         self.admitted = 0
         self.most_pending = most_pending(limits.max_websockets)
         self._watch: asyncio.TimerHandle | None = None
 
     def arrive(self, address: str | None, transport: Transport) -> Socket:
-        """A socket just upgraded from ``address`` (None: not counted per address),
-        pending; the oldest pending one (of that address) is closed if there are too
-        many."""
-        if address is not None:
-            mine = self.pending_by_address.get(address, {})
-            if len(mine) >= PENDING_PER_ADDRESS:
-                next(iter(mine)).close()
+        """A socket just upgraded from ``address`` (None: unknown), pending; makes
+        room among those pending if there are too many (see the module's text)."""
+        key = address or ""
+        if len(self.pending_by_address[key]) >= PENDING_PER_ADDRESS:
+            _oldest(self.pending_by_address[key]).close()
         if len(self.pending) >= self.most_pending:
-            next(iter(self.pending)).close()
-        socket = Socket(self, address, transport)
+            _oldest(self.pending_by_address.largest()).close()
+        socket = Socket(self, key, transport)
         self.pending[socket] = None
-        if address is not None:
-            self.pending_by_address.setdefault(address, {})[socket] = None
+        self.pending_by_address.add(key, socket)
         self._watching()
         return socket
 
-    def admit(self, socket: Socket, client: str, game: str, seat: bool) -> bool:
+    def admit(self, socket: Socket, client: str, game: str, family: str | None) -> bool:
         if socket.gone or socket.admitted:
             return not socket.gone
         limits = self.limits
-        own = self.by_client.get(client, {})
-        if not seat:
+        seat = f"{game} {family}"
+        if family is None:
             # Refused before anything is closed for it: a spectator makes room only
             # by closing spectators, and there may be none where it needs room.
-            full_here = len(own) >= limits.websockets_per_address and all(each.seat for each in own)
-            if full_here or (self.admitted >= limits.max_websockets and not self.spectators):
+            full_here = len(self.by_client[client]) >= limits.websockets_per_address
+            if (full_here and not self.spectators[client]) or (
+                self.admitted >= limits.max_websockets and not self.spectators
+            ):
                 return False
-            watching = self.spectators.get(game, {})
+            watching = self.by_game[game]
             if len(watching) >= limits.spectators_per_game:
-                next(iter(watching)).close()
-        own = self.by_client.get(client, {})
-        if len(own) >= limits.websockets_per_address:
-            spectator = next((each for each in own if not each.seat), None)
-            (spectator or next(iter(own))).close()
+                _oldest(_busiest(watching)).close()
+        elif len(self.by_seat[seat]) >= limits.websockets_per_seat:
+            _oldest(self.by_seat[seat]).close()
+        if len(self.by_client[client]) >= limits.websockets_per_address:
+            _oldest(self.spectators[client] or self.by_client[client]).close()
         if self.admitted >= limits.max_websockets:
-            if self.spectators:  # the oldest spectator of the busiest game
-                next(iter(_most(self.spectators))).close()
-            else:  # only seat holders: the oldest of the client holding the most
-                next(iter(_most(self.by_client))).close()
+            _oldest(self.spectators.largest() or self.by_client.largest()).close()
         self._unpend(socket)
-        socket.client, socket.game, socket.seat, socket.admitted = client, game, seat, True
-        self.by_client.setdefault(client, {})[socket] = None
-        if not seat:
-            self.spectators.setdefault(game, {})[socket] = None
+        socket.client, socket.game, socket.seat, socket.admitted = client, game, family, True
+        self.by_client.add(client, socket)
+        if family is None:
+            self.spectators.add(client, socket)
+            self.by_game.add(game, socket)
+        else:
+            self.by_seat.add(seat, socket)
         self.admitted += 1
         return True
 
@@ -162,18 +213,21 @@ class Crowd:
         self._unpend(socket)
         if socket.admitted:
             self.admitted -= 1
-            _discard(self.by_client, socket.client, socket)
-            if not socket.seat:
-                _discard(self.spectators, socket.game, socket)
+            self.by_client.remove(socket.client, socket)
+            if socket.seat is None:
+                self.spectators.remove(socket.client, socket)
+                self.by_game.remove(socket.game, socket)
+            else:
+                self.by_seat.remove(f"{socket.game} {socket.seat}", socket)
 
     def _unpend(self, socket: Socket) -> None:
         if socket in self.pending:
             del self.pending[socket]
-            _discard(self.pending_by_address, socket.address, socket)
+            self.pending_by_address.remove(socket.address, socket)
 
     def sockets(self) -> list[Socket]:
         """Every socket counted, pending or admitted."""
-        admitted = (socket for group in self.by_client.values() for socket in group)
+        admitted = (socket for group in self.by_client.groups.values() for socket in group)
         return [*self.pending, *admitted]
 
     def _watching(self) -> None:
@@ -197,20 +251,17 @@ class Crowd:
             self._watching()
 
 
-def _most(groups: dict[str, dict[Socket, None]]) -> dict[Socket, None]:
-    """The group holding the most sockets (the first of equals)."""
+def _oldest(group: dict[Socket, None]) -> Socket:
+    return next(iter(group))
+
+
+def _busiest(sockets: dict[Socket, None]) -> dict[Socket, None]:
+    """Of ``sockets`` (a game's spectators), those of the client holding the most."""
+    by_client: dict[str, dict[Socket, None]] = {}
+    for socket in sockets:
+        by_client.setdefault(socket.client, {})[socket] = None
     most: dict[Socket, None] = {}
-    for group in groups.values():
+    for group in by_client.values():
         if len(group) > len(most):
             most = group
     return most
-
-
-def _discard(groups: dict[str, dict[Socket, None]], key: str | None, socket: Socket) -> None:
-    if key is None:
-        return
-    group = groups.get(key)
-    if group is not None:
-        group.pop(socket, None)
-        if not group:
-            del groups[key]

@@ -394,7 +394,7 @@ class Tables:
         earlier: str | None = None,
     ) -> tuple[Table, str, dict[str, str]]:
         """A new game from a creation request: the table, the creator's token and each
-        person's token. ``count`` is awaited once the request is found good (it may
+        person's token. ``count`` is awaited once the game could be made (it may
         refuse, as a rate limit does). The game is ``client``'s (its address), or if
         ``earlier`` is the creator's token of a game kept here, that game's client's."""
         everyone = self.registry()
@@ -403,7 +403,6 @@ class Tables:
             self.optional_plugins(),
             lambda kind, family: check_bot(kind, family, everyone, limits=self.limits),
         )
-        await count()
         if self._games >= self.limits.max_games:
             await self.expire()
             if self._games >= self.limits.max_games:
@@ -420,6 +419,9 @@ class Tables:
             game = Game.new(request.config, registry=registry)
         except PluginError as exc:
             raise ConfigError(f"a plugin failed while setting up the game: {exc}") from exc
+        # Counted once the game could be made: a request the engine refuses (a card or a
+        # size that cannot be dealt) costs nothing.
+        await count()
         game_id = secrets.token_urlsafe(12)
         creator = secrets.token_urlsafe(24)
         tokens: dict[str, str] = {}

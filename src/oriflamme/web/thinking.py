@@ -29,7 +29,10 @@ bots is then served at once beside tables whose bots search for seconds, even be
 each of those has had a first turn, and no client, however many or expensive its tables,
 can starve the others. At most ``bot_tables_per_client`` (by default one) of a client's
 decisions run at once in a lane, the others waiting even with a worker idle: so one
-client leaves the people lane's other workers to the rest. Time spent waiting (on a
+client leaves the people lane's other workers to the rest. A client alone in having
+asked within :data:`ALONE_SECONDS` has no cap (a household behind one address, with
+nobody else about, uses every worker); once another asks, the cap holds again, and the
+newcomer waits for one decision at most. Time spent waiting (on a
 person, or for a turn) earns nothing: a client asking again starts from the least
 thinking time of the clients served so far, as a newcomer does, and a table from the
 least of its client's tables; a client with nothing to do and no more time than that is
@@ -78,7 +81,7 @@ import threading
 import time
 import types
 from collections import OrderedDict, deque
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from multiprocessing.process import BaseProcess
 from typing import Any
 
@@ -124,6 +127,10 @@ class Lane(enum.StrEnum):
 
 #: How much lower than the server each lane's workers run (``os.nice``).
 NICE = {Lane.PEOPLE: 5, Lane.QUICK: 5, Lane.BOTS: 19}
+#: Seconds since another client last asked for a decision in a lane, after which a
+#: client is alone there: the cap on its decisions at once is lifted (it would keep a
+#: worker idle for nobody), until another asks.
+ALONE_SECONDS = 60.0
 #: A bot kind whose decisions have been taking less than this (in seconds) is quick.
 QUICK_SECONDS = 0.05
 #: The built-in kinds known to be quick before any of their decisions is timed, and the
@@ -299,6 +306,11 @@ class Thinkers:
     # Queuing.
 
     def _submit(self, lane: _Lane, job: _Job) -> None:
+        now = time.monotonic()
+        lane.asked[job.client] = now
+        for name, when in list(lane.asked.items()):
+            if now - when >= ALONE_SECONDS:
+                del lane.asked[name]
         client = lane.clients.get(job.client)
         if client is None:
             client = lane.clients[job.client] = _Client(used=lane.floor)
@@ -321,8 +333,18 @@ class Thinkers:
             if not waiter.done():
                 self._pick(lane, job)
                 waiter.set_result(job)
-        while start and lane.starting < lane.ready(self._cap) and lane.alive < lane.size:
+        while start and lane.starting < lane.ready(self._caps(lane)) and lane.alive < lane.size:
             self._start(lane)
+
+    def _caps(self, lane: _Lane) -> Callable[[str], float]:
+        """How many decisions of each client may run at once in ``lane``: the cap, but
+        none for a client alone in having asked within :data:`ALONE_SECONDS` (no other
+        client around needs a worker kept free: its tables may use every one)."""
+        now = time.monotonic()
+        recent = [name for name, when in lane.asked.items() if now - when < ALONE_SECONDS]
+        alone = recent[0] if len(recent) == 1 else None
+        cap = self._cap
+        return lambda name: math.inf if name == alone else cap
 
     def _choose(self, lane: _Lane) -> _Job | None:
         """The job ``lane`` runs next (None: none may run now): of the clients under the
@@ -331,8 +353,9 @@ class Thinkers:
         now = time.monotonic()
         chosen: _Job | None = None
         least = (math.inf, 0)
-        for client in lane.clients.values():
-            if not client.queue or len(client.running) >= self._cap:
+        caps = self._caps(lane)
+        for name, client in lane.clients.items():
+            if not client.queue or len(client.running) >= caps(name):
                 continue
             job = client.next(lane.costs)
             first = next(iter(client.queue.values()))
@@ -569,16 +592,19 @@ class _Lane:
     workers: set[_Worker] = attrs.field(factory=set)
     # The least thinking time of the clients served so far.
     floor: float = 0.0
+    # When each client last asked for a decision, for ALONE_SECONDS.
+    asked: dict[str, float] = attrs.field(factory=dict)
     # What a decision of each bot kind (as written) has been taking, recent ones most.
     costs: OrderedDict[str, float] = attrs.field(factory=OrderedDict)
     alive: int = 0  # drivers not yet ended
     starting: int = 0  # of them, those whose worker is not yet ready
 
-    def ready(self, cap: int) -> int:
-        """How many jobs waiting could be run now, at most ``cap`` of a client's at once."""
+    def ready(self, caps: Callable[[str], float]) -> int:
+        """How many jobs waiting could be run now, at most ``caps(client)`` of a client's
+        at once."""
         return sum(
-            max(0, min(len(client.queue), cap - len(client.running)))
-            for client in self.clients.values()
+            int(max(0, min(len(client.queue), caps(name) - len(client.running))))
+            for name, client in self.clients.items()
         )
 
     def cost(self, kind: str, took: float) -> None:
