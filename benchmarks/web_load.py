@@ -67,9 +67,18 @@ from oriflamme.simulate import progress_bar
 from oriflamme.web.store import POOL_SIZE
 
 #: Server options of this load: the limits a hosted server keeps against one client
-#: flooding it are lifted, since here every client is the benchmark (and the server
-#: these figures are compared with had none).
-SERVE = ("--create-rate", "0/1", "--answer-rate", "0/1")
+#: flooding it are lifted, since here every client is the benchmark, on one address
+#: (and the server these figures are compared with had none).
+SERVE = (
+    "--create-rate",
+    "0/1",
+    "--answer-rate",
+    "0/1",
+    "--websockets-per-address",
+    "1000000",
+    "--connections-per-address",
+    "1000000",
+)
 #: A frame in this share of the profile's samples or more is the server's trunk.
 TRUNK = 0.9
 #: Clock ticks a second, the unit of CPU times in /proc/<pid>/stat.

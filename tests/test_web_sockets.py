@@ -183,6 +183,10 @@ def test_pending_sockets_are_bounded_and_a_flood_closes_its_own() -> None:
     assert len(waiting.pending) == limit
     assert not aborted(newcomer)
     assert sum(not aborted(each) for each in flood) <= 4 * PENDING_PER_ADDRESS
+    # An address allowed many websockets may have more waiting at once.
+    lifted = crowd(websockets_per_address=1000)
+    many = [lifted.arrive("10.0.0.1", Line()) for _ in range(lifted.most_pending)]
+    assert not any(aborted(each) for each in many)
     # A trusted proxy's sockets that said no client are one address.
     proxied = [waiting.arrive(None, Line()) for _ in range(PENDING_PER_ADDRESS + 1)]
     assert aborted(proxied[0])

@@ -58,7 +58,7 @@ class Transport(Protocol):
 #: browser sends its first message at once), unless ``max_websockets`` is so low that
 #: a quarter of it is fewer (see :func:`most_pending`), but never under 32.
 PENDING = 128
-#: Of them, from one address.
+#: Of them, from one address (or a quarter of ``websockets_per_address``, if more).
 PENDING_PER_ADDRESS = 8
 #: Seconds a closing socket may take to be gone before it is aborted.
 CLOSING_SECONDS = 5.0
@@ -156,13 +156,17 @@ class Crowd:
         self.by_seat = Groups()
         self.admitted = 0
         self.most_pending = most_pending(limits.max_websockets)
+        # An address allowed many websockets may open many at once.
+        self.pending_per_address = min(
+            self.most_pending, max(PENDING_PER_ADDRESS, limits.websockets_per_address // 4)
+        )
         self._watch: asyncio.TimerHandle | None = None
 
     def arrive(self, address: str | None, transport: Transport) -> Socket:
         """A socket just upgraded from ``address`` (None: unknown), pending; makes
         room among those pending if there are too many (see the module's text)."""
         key = address or ""
-        if len(self.pending_by_address[key]) >= PENDING_PER_ADDRESS:
+        if len(self.pending_by_address[key]) >= self.pending_per_address:
             _oldest(self.pending_by_address[key]).close()
         if len(self.pending) >= self.most_pending:
             _oldest(self.pending_by_address.largest()).close()
