@@ -27,6 +27,11 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 # timings, which other tests running beside them would skew, and run alone after.
 PARALLEL := -n auto --dist worksteal -m "not serial"
 SERIAL := -m serial
+# The compiled run leaves out the pages, tested in Chromium in the pure run, and the
+# study on a Ray cluster (Ray is heavy to install twice); the server, its API and the
+# rest of study run again on it.
+ONCE := -p no:cacheprovider --ignore=tests/test_web_browser.py \
+	--ignore=tests/test_web_layout.py --ignore=tests/test_study_ray.py
 
 .PHONY: play test quick lint typecheck unit conformance compiled bench fuzz clean
 
@@ -78,12 +83,8 @@ compiled: $(STAMP)
 	$(COMPILED)/bin/python -m pip install --quiet --disable-pip-version-check \
 		"$$(echo dist/oriflamme-*.whl)[web,plot,rl,postgres]" pytest pytest-xdist \
 		'hypothesis>=6.100' 'setuptools>=77'
-	# The pages were tested in Chromium above, and the study on a Ray cluster (Ray is
-	# heavy to install twice); the server, its API and the rest of study run again here.
-	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider \
-		--ignore=tests/test_web_browser.py --ignore=tests/test_web_layout.py \
-		--ignore=tests/test_study_ray.py $(PARALLEL)
-	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest -p no:cacheprovider $(SERIAL)
+	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(PARALLEL)
+	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(SERIAL)
 	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
 
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).

@@ -3,9 +3,10 @@ tests/hostile.py): one client's tens of tables, each with a seat it answers at o
 three ISMCTS bots at the server's caps, hold the person's wait for its bots near their
 own thinking time, since bot time is shared per client, not per table.
 
-Scaled to a test's time: the server's caps are lowered (ISMCTS 300 iterations, 0.6 s),
-the person's bots search 100 iterations. benchmarks/web_hostile.py runs the same at the
-server's default caps and prints the figures.
+Scaled to a test's time: the server's caps are lowered (0.6 s a decision), the person's
+bots search 0.15 s (never quick enough to be moved to the quick lane, pure or compiled).
+benchmarks/web_hostile.py runs the same at the server's default caps and prints the
+figures.
 """
 
 from __future__ import annotations
@@ -19,10 +20,10 @@ from .hostile import Hostile, Person, beside
 from .web_server import server_process
 
 #: The server's caps on a bot's search in this test, and the hostile bots at them.
-CAPS = ["--bot-iterations", "300", "--bot-seconds", "0.6"]
-HOSTILE_BOTS = "ismcts:iterations=300:seconds=0.6"
+CAPS = ["--bot-seconds", "0.6"]
+HOSTILE_BOTS = "ismcts:iterations=1000:seconds=0.6"
 #: The person's two opponents.
-OPPONENTS = {"blue": "ismcts:iterations=100", "green": "ismcts:iterations=100"}
+OPPONENTS = {"blue": "ismcts:seconds=0.15", "green": "ismcts:seconds=0.15"}
 #: Turn-arounds measured in each phase.
 TURNS = 12
 SEED = 37
