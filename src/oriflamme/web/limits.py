@@ -118,8 +118,9 @@ class Limits:
     bot_workers: int = attrs.field(factory=_workers)
     #: Tables of one client (the address a game was created from, an IPv6 address's
     #: /64, or the client of the earlier game whose creator's token the creation
-    #: sent) whose bots may think at once; the workers' time is shared first among
-    #: clients, then among each client's tables.
+    #: sent) whose bots may think at once while another client has asked for a bot's
+    #: decision in the last minute (one alone uses every worker); the workers' time
+    #: is shared first among clients, then among each client's tables.
     bot_tables_per_client: int = 1
     #: The most games an ISMCTS bot may search per decision (a deterministic budget:
     #: every ISMCTS decision is bounded by it, whatever else its settings say).

@@ -148,9 +148,8 @@ class Table:
         self.initial = stored.initial
         self.creator_hash = stored.creator_hash
         # Whose bots these are when bots share the workers' time (see thinking): the
-        # client that created the game; a game kept before clients were (layout 3) is
-        # a client of its own.
-        self.client = stored.client if stored.client is not None else f"game:{stored.id}"
+        # client that created the game (None, kept before clients were: its own).
+        self.client = stored.client
         self.lock = asyncio.Lock()
         self.watchers: set[Watcher] = set()
         self.bots: asyncio.Task[None] | None = None
