@@ -226,6 +226,11 @@ def test_zones_are_compared_as_collections(tmp_path: Path, registry: Registry) -
         (("expect:", "play:\n  - blue: {to: -1}\nexpect:"), "must be an integer >= 0, not -1"),
         (("expect:", "play:\n  - blue: {choose: 1}\nexpect:"), "'choose' must be an option name"),
         (
+            ("expect:", "play:\n  - blue: {choose: yes}\nexpect:"),
+            "scenario.yaml:13: 'choose' must be an option name, not true; YAML reads an "
+            'unquoted yes, no, on or off as true: quote the word, as in {choose: "yes"}',
+        ),
+        (
             ("expect:", "play:\n  - blue: {reveal: true, error: 1}\nexpect:"),
             "'error' must be true or false",
         ),

@@ -404,6 +404,15 @@ class _Reader:
         elif kind == "move":
             self.integer(answer["to"], (*where, "to"), "'to' (a queue index)", 0, None)
         elif kind == "choose" and not isinstance(answer["choose"], str):
+            chosen = answer["choose"]
+            # YAML 1.1 reads yes, no, on, off (and true, false) as booleans: the
+            # author meant the word, which must be quoted to stay one.
+            hint = (
+                f"; YAML reads an unquoted yes, no, on or off as {show(chosen)}: quote the "
+                'word, as in {choose: "yes"}'
+                if isinstance(chosen, bool)
+                else ""
+            )
             raise self.fail(
-                (*where, "choose"), f"'choose' must be an option name, not {show(answer['choose'])}"
+                (*where, "choose"), f"'choose' must be an option name, not {show(chosen)}{hint}"
             )
