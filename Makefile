@@ -27,11 +27,13 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 # timings, which other tests running beside them would skew, and run alone after.
 PARALLEL := -n auto --dist worksteal -m "not serial"
 SERIAL := -m serial
-# The compiled run leaves out the pages, tested in Chromium in the pure run, and the
-# study on a Ray cluster (Ray is heavy to install twice); the server, its API and the
-# rest of study run again on it.
+# The compiled run leaves out the pages, tested in Chromium in the pure run, the
+# study on a Ray cluster (Ray is heavy to install twice) and the release files (built
+# from the checkout, whatever is installed); the server, its API and the rest of study
+# run again on it.
 ONCE := -p no:cacheprovider --ignore=tests/test_web_browser.py \
-	--ignore=tests/test_web_layout.py --ignore=tests/test_study_ray.py
+	--ignore=tests/test_web_layout.py --ignore=tests/test_study_ray.py \
+	--ignore=tests/test_sdist.py
 
 .PHONY: play test quick lint typecheck unit conformance compiled bench fuzz clean
 
@@ -73,8 +75,10 @@ unit: $(STAMP)
 quick: lint typecheck $(STAMP)
 	$(BIN)/pytest -n auto --dist worksteal -m "not slow and not serial"
 
+# With no PATH the command runs the suite the install carries (here the checkout's).
 conformance: $(STAMP)
-	$(BIN)/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
+	$(BIN)/oriflamme conformance --quiet
+	$(if $(EXAMPLES),$(BIN)/oriflamme conformance --quiet $(EXAMPLES))
 
 compiled: $(STAMP)
 	rm -rf build dist $(COMPILED)
@@ -85,7 +89,8 @@ compiled: $(STAMP)
 		'hypothesis>=6.100' 'setuptools>=77'
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(PARALLEL)
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(SERIAL)
-	$(COMPILED)/bin/oriflamme conformance --quiet tests/conformance $(EXAMPLES)
+	cd / && $(abspath $(COMPILED))/bin/oriflamme conformance --quiet  # the wheel's own copy
+	$(if $(EXAMPLES),$(COMPILED)/bin/oriflamme conformance --quiet $(EXAMPLES))
 
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).
 fuzz: $(STAMP)

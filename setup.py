@@ -20,22 +20,28 @@ from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 HERE = Path(__file__).resolve().parent
 
 
-def hot_modules() -> list[str]:
-    """The source files to compile: the list src/oriflamme/installed.py keeps (read from
-    the file, since the package cannot be imported before it is built)."""
+def installed() -> Any:
+    """src/oriflamme/installed.py, which keeps the lists this build needs (read from the
+    file, since the package cannot be imported before it is built)."""
     spec = importlib.util.spec_from_file_location(
         "oriflamme_installed", HERE / "src" / "oriflamme" / "installed.py"
     )
     assert spec is not None
     assert spec.loader is not None
-    installed = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(installed)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def hot_modules() -> list[str]:
+    """The source files to compile."""
     package = HERE / "src" / "oriflamme"
-    return ["src/" + name.replace(".", "/") + ".py" for name in installed.hot_modules(package)]
+    return ["src/" + name.replace(".", "/") + ".py" for name in installed().hot_modules(package)]
 
 
 #: The commands that build the extension modules.
@@ -119,4 +125,24 @@ class OptionalBuildExt(build_ext):
             print(f"oriflamme: compiling failed ({exc}); installing pure Python", file=sys.stderr)
 
 
-setup(ext_modules=compiled(), cmdclass={"build_ext": OptionalBuildExt})
+class BuildPy(build_py):
+    """Copies the conformance suite (scenarios, perft positions and counts, the toy
+    engine, the pages that define them) into the package, so that every install can run
+    and export it. They live in tests/ and docs/, where the project's own tests and
+    readers find them; an editable install reads them there."""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode:
+            return
+        listing = installed()
+        target = Path(self.build_lib) / "oriflamme" / listing.SUITE_FOLDER
+        for name in listing.suite_files(HERE):
+            self.mkpath(str((target / name).parent))
+            self.copy_file(str(HERE / name), str(target / name))
+
+
+setup(
+    ext_modules=compiled(),
+    cmdclass={"build_ext": OptionalBuildExt, "build_py": BuildPy},
+)

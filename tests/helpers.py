@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -99,3 +100,33 @@ def venv_with(where: Path, *packages: Path) -> Path:
     )
     assert install.returncode == 0, install.stderr[-3000:]
     return where
+
+
+#: A Markdown link's target (inline links; images too).
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchors(page: Path) -> set[str]:
+    """The anchors of ``page``'s headings, as GitHub makes them."""
+    found = set()
+    for line in page.read_text(encoding="utf-8").splitlines():
+        if line.startswith("#"):
+            title = line.lstrip("#").strip().lower()
+            found.add(re.sub(r"[^\w\- ]", "", title).replace(" ", "-"))
+    return found
+
+
+def dead_links(page: Path, root: Path) -> list[str]:
+    """The relative links of ``page`` that name nothing under ``root``: a missing file or
+    folder, or an anchor that no heading of its page has."""
+    text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.DOTALL)
+    dead = []
+    for target in _LINK.findall(text):
+        if "://" in target or target.startswith("mailto:"):
+            continue
+        path, _, anchor = target.partition("#")
+        linked = (page.parent / path).resolve() if path else page
+        missing = not linked.is_relative_to(root.resolve()) or not linked.exists()
+        if missing or (anchor and linked.suffix == ".md" and anchor not in _anchors(linked)):
+            dead.append(target)
+    return dead

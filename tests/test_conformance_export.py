@@ -1,23 +1,19 @@
-"""``oriflamme conformance --export DIR``: the suite, without this project's source.
+"""The suite an install carries: run with no PATH, and ``--export DIR``.
 
 The export is run into a temporary folder; the scenarios and perft positions found
-there give the same results as from the source tree, run by our engine in-process and
-by the toy engine in Node.js (tests/engines) from the export's own copy. No randomness:
-nothing to seed.
+there give the same results as from the source tree, and every link of its pages
+resolves inside it. Run on the compiled wheel too (`make compiled`), where the suite
+comes from the package's data. No randomness: nothing to seed.
 """
 
 from __future__ import annotations
 
-import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import yaml
 
-import oriflamme
 from oriflamme import Registry
 from oriflamme.cli import main
 from oriflamme.conformance.export import (
@@ -26,20 +22,14 @@ from oriflamme.conformance.export import (
     ExportError,
     check_export,
     export_suite,
-    project_version,
 )
 from oriflamme.conformance.protocol import PROTOCOL_VERSION
 from oriflamme.conformance.scenario import load_scenario
+from oriflamme.installed import version
 from oriflamme.perft import perft, position_after_play
 
 from .conftest import ROOT
-
-# The suite is exported from the project's source tree, which an installed wheel does
-# not carry (the export says so): `make compiled` runs the tests on such a wheel.
-pytestmark = pytest.mark.skipif(
-    not Path(oriflamme.__file__).resolve().is_relative_to(ROOT / "src"),
-    reason="oriflamme is installed from a wheel, which carries no suite to export",
-)
+from .helpers import dead_links
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +41,7 @@ def exported(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_manifest_names_the_versions_and_every_file(exported: Path) -> None:
     manifest = yaml.safe_load((exported / MANIFEST).read_text(encoding="utf-8"))
-    assert manifest["oriflamme"] == project_version() != "unknown"
+    assert manifest["oriflamme"] == version() != "unknown"
     assert manifest["format"] == FORMAT_VERSION
     assert manifest["protocol"] == PROTOCOL_VERSION
     scenarios = sorted((ROOT / "tests" / "conformance").rglob("*.yaml"))
@@ -59,7 +49,10 @@ def test_the_manifest_names_the_versions_and_every_file(exported: Path) -> None:
     positions = sorted((ROOT / "tests" / "perft" / "positions").glob("*.yaml"))
     assert manifest["perft"]["positions"]["count"] == len(positions)
     for page in manifest["docs"].values():
-        assert (exported / page).read_bytes() == (ROOT / page).read_bytes(), page
+        assert (exported / page).is_file(), page
+    # Pages are copied as they are, but for links to pages the export leaves out.
+    page = "docs/scenarios.md"
+    assert (exported / page).read_bytes() == (ROOT / page).read_bytes()
     listed = {entry["path"] for entry in manifest["files"]}
     on_disk = {
         path.relative_to(exported).as_posix()
@@ -105,30 +98,25 @@ def test_our_engine_runs_the_exported_scenarios_as_it_runs_the_source(
     assert lines[-1].endswith(" passed, 0 failed")
 
 
-def test_the_toy_engine_runs_from_the_export_as_from_the_source(exported: Path) -> None:
-    """The toy engine, from the export's own copy, against the exported scenarios: the
-    same lines as the source's toy against the source's scenarios, paths aside."""
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the toy engine in tests/engines is Node.js")
+def test_every_link_of_an_exported_page_resolves_inside_the_export(exported: Path) -> None:
+    pages = sorted(exported.rglob("*.md"))
+    assert len(pages) >= 7  # the six pages and the README
+    dead = {page.name: dead_links(page, exported) for page in pages}
+    assert {name: links for name, links in dead.items() if links} == {}
+    plugins = (exported / "docs/plugins.md").read_text(encoding="utf-8")
+    # A link to a page left out names it instead, as text.
+    assert "docs/migration.md (in oriflamme's source)" in plugins
+    assert "](migration.md" not in plugins
 
-    def toy_run(root: Path) -> tuple[int, list[str]]:
-        toy = f"{shlex.quote(node)} {shlex.quote(str(root / 'tests/engines/toy_engine.js'))}"
-        argv = ["-m", "oriflamme", "conformance", "--no-plugins", "--engine", toy]
-        done = subprocess.run(
-            [sys.executable, *argv, str(root / "tests/conformance")],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            check=False,
-        )
-        return done.returncode, done.stdout.replace(str(root), "ROOT").splitlines()
 
-    from_export, from_source = toy_run(exported), toy_run(ROOT)
-    assert from_export == from_source
-    status, lines = from_export
-    assert status == 1
-    assert lines[-1].endswith(" failed")
+def test_the_link_check_finds_a_dead_link_and_a_wrong_anchor(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text(
+        "# Top\n\n## A section, with words\n\n[ok](b.md#the-end) [self](#top) "
+        "[gone](c.md) [anchor](b.md#nowhere) [also ok](#a-section-with-words)\n",
+        encoding="utf-8",
+    )
+    (tmp_path / "b.md").write_text("# The end\n", encoding="utf-8")
+    assert dead_links(tmp_path / "a.md", tmp_path) == ["c.md", "b.md#nowhere"]
 
 
 def test_the_exported_perft_counts_hold_from_the_exported_positions(
@@ -142,15 +130,28 @@ def test_the_exported_perft_counts_hold_from_the_exported_positions(
         assert perft(game, 3) == counts[path.stem][3], path.name
 
 
+def test_with_no_path_the_installed_suite_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    status, lines = run(["conformance", "--no-plugins", "--quiet"], capsys)
+    scenarios = sorted((ROOT / "tests" / "conformance").rglob("*.yaml"))
+    assert (status, lines) == (0, [f"{len(scenarios)} passed, 0 failed"])
+    status, lines = run(["conformance", "--no-plugins", "--subset", "format"], capsys)
+    assert status == 0
+    chosen = sorted((ROOT / "tests" / "conformance" / "format").rglob("*.yaml"))
+    assert len(lines) == len(chosen) + 1
+    assert all("/tests/conformance/format/" in line for line in lines[:-1])
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["conformance", "--export", "FULL"], "not an empty folder"),
         (["conformance", "--export", "NEW", "tests/conformance"], "runs nothing: give no PATH"),
-        (["conformance"], "give the scenario files or folders to run (PATH...), or --export DIR"),
+        (["conformance", "--export", "NEW", "--subset", "base"], "runs nothing"),
+        (["conformance", "--subset", "nope"], "no such part of the suite; its parts: ablaze, "),
+        (["conformance", "--subset", "base", "tests/conformance"], "give no PATH with it"),
     ],
 )
-def test_an_export_that_cannot_be_made_is_one_line_with_status_2(
+def test_a_mistake_of_the_suite_options_is_one_line_with_status_2(
     argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     (tmp_path / "full").mkdir()
@@ -165,7 +166,6 @@ def test_an_export_that_cannot_be_made_is_one_line_with_status_2(
     assert not (tmp_path / "new").exists()
 
 
-def test_an_export_needs_the_source_tree(tmp_path: Path) -> None:
-    """From a copy with no tests/ (an installed wheel), the export says where to run it."""
-    with pytest.raises(ExportError, match="not with an installed wheel"):
+def test_an_incomplete_suite_is_named(tmp_path: Path) -> None:
+    with pytest.raises(ExportError, match="tests/conformance: not found: this install's suite"):
         export_suite(tmp_path / "out", root=tmp_path)

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from oriflamme.installed import extra
+
 from .conftest import ROOT
 
 
@@ -93,6 +95,42 @@ def test_the_docs_need_nothing_outside_the_project() -> None:
             if not (page.parent / target).is_file():
                 problems.append(f"{name}: a link to {target}, which is not a page here")
     assert not problems, "\n".join(problems)
+
+
+#: An install from a package index, by name: none works until a release is published.
+FROM_AN_INDEX = re.compile(r"pip install (-\S+ )*['\"]?oriflamme(\[[\w,]*\])?['\"]?(\s|$|`)")
+
+
+def test_no_page_or_message_promises_an_install_from_an_index() -> None:
+    """No release is published: every page and every message of the code says how to
+    install from a clone or a source distribution instead."""
+    sources = [*user_docs(), *sorted((ROOT / "src").rglob("*.py"))]
+    found = [
+        f"{path.relative_to(ROOT)}:{number}: {line.strip()}"
+        for path in sources
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if FROM_AN_INDEX.search(line)
+    ]
+    # Only the lines that say it fails today, and what it will do once a release exists.
+    said = re.compile(r"finds$|fails;|would find nothing|release exists, .* will do the same")
+    assert [line for line in found if not said.search(line)] == []
+    assert len(found) == 4, found
+    for line in (
+        "pip install oriflamme",
+        "pip install 'oriflamme[rl]'",
+        "pip install -q oriflamme",
+    ):
+        assert FROM_AN_INDEX.search(line), line
+    for line in ("pip install ./oriflamme", "pip install 'oriflamme-0.1.0.tar.gz[web]'"):
+        assert not FROM_AN_INDEX.search(line), line
+
+
+def test_a_missing_extra_is_named_by_its_packages() -> None:
+    assert extra("postgres") == "pip install 'psycopg[binary]>=3.2' 'psycopg-pool>=3.2'"
+    assert extra("web").startswith("pip install 'starlette>=")
+    assert extra("nothing") == (
+        "install oriflamme's nothing extra (pip install '.[nothing]' in its source)"
+    )
 
 
 #: The migration note: the one page that names what is inside ``oriflamme.core``, in

@@ -494,8 +494,12 @@ def test_out_is_required(capsys: pytest.CaptureFixture[str]) -> None:
 @pytest.mark.parametrize(
     "missing",
     [
-        ("matplotlib", [], "the study's plots need matplotlib: pip install 'oriflamme[study]'"),
-        ("ray", ["--ray", "local"], "--ray needs Ray: pip install 'oriflamme[study]'"),
+        (
+            "matplotlib",
+            [],
+            "the study's plots need matplotlib: pip install 'matplotlib>=3.7' 'ray>=2.9'",
+        ),
+        ("ray", ["--ray", "local"], "--ray needs Ray: pip install 'matplotlib>=3.7' 'ray>=2.9'"),
     ],
 )
 def test_a_missing_extra_is_named(

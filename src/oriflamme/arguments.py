@@ -289,7 +289,17 @@ def build_parser() -> argparse.ArgumentParser:
         "paths",
         nargs="*",
         metavar="PATH",
-        help="scenario files or folders of *.yaml files (finding none is an error)",
+        help="scenario files or folders of *.yaml files (finding none is an error); "
+        "none: the whole suite this install carries",
+    )
+    conformance.add_argument(
+        "--subset",
+        action="append",
+        type=_text,
+        default=None,
+        metavar="NAME",
+        help="only this part of the installed suite, a folder of its tests/conformance "
+        "(base, ablaze, mixed, format, placement); may be repeated; no PATH then",
     )
     add_export(conformance)
     _add_plugin_options(conformance)

@@ -14,12 +14,13 @@ from oriflamme.text import escaped
 from .bots.kinds import bot_kinds
 from .bots.levels import LEVELS
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
-from .conformance.export import export_command
+from .conformance.export import export_command, installed_suite
 from .conformance.remote import BreaksInARow
 
 
 def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
-    """Run every scenario under ``args.paths``: 0 if all passed, 1 if any failed.
+    """Run every scenario under ``args.paths`` (none: the suite this install carries, or
+    the parts ``--subset`` names): 0 if all passed, 1 if any failed.
 
     Finding no scenario at all is a mistake (a CI job pointed at the wrong folder must
     not pass): :class:`ScenarioError`, naming the paths. A file that cannot be read or
@@ -33,19 +34,37 @@ def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
     in a row stops the run (status 1).
     """
     if args.export is not None:
-        if args.paths or args.engine is not None:
-            raise ScenarioError("--export DIR writes the suite and runs nothing: give no PATH")
+        if args.paths or args.engine is not None or args.subset:
+            raise ScenarioError(
+                "--export DIR writes the suite and runs nothing: give no PATH, --engine "
+                "or --subset with it"
+            )
         return export_command(args)
-    if not args.paths:
-        raise ScenarioError("give the scenario files or folders to run (PATH...), or --export DIR")
-    files = find_scenarios(args.paths)
+    if args.paths and args.subset:
+        raise ScenarioError("--subset NAME picks from the installed suite: give no PATH with it")
+    paths = args.paths or installed_scenarios(args.subset)
+    files = find_scenarios(paths)
     if not files:
-        searched = ", ".join(str(path) for path in args.paths)
+        searched = ", ".join(str(path) for path in paths)
         raise ScenarioError(f"no scenario found: no *.yaml file in {searched}")
     if args.engine is None:
         return run_scenarios(files, registry, quiet=args.quiet)
     with RemoteEngine(args.engine) as engine:
         return run_scenarios(files, registry, engine, quiet=args.quiet, stop=BreaksInARow(engine))
+
+
+def installed_scenarios(subsets: Sequence[str] | None) -> list[Path]:
+    """The folders of the suite this install carries: all of it, or the parts named."""
+    folder = installed_suite() / "tests" / "conformance"
+    if not subsets:
+        return [folder]
+    parts = sorted(path.name for path in folder.iterdir() if path.is_dir())
+    for name in subsets:
+        if name not in parts:
+            raise ScenarioError(
+                f"--subset {name!r}: no such part of the suite; its parts: {', '.join(parts)}"
+            )
+    return [folder / name for name in dict.fromkeys(subsets)]
 
 
 def run_scenarios(

@@ -52,6 +52,53 @@ EXPANSIONS = ("base", "ablaze")
 
 PACKAGE = Path(__file__).resolve().parent
 
+#: The conformance suite, as every install carries it and ``conformance --export``
+#: writes it: paths relative to the project's root, folders standing for every file
+#: under them. setup.py copies them into the package's :data:`SUITE_FOLDER` when it
+#: builds, in this same layout, so that every path the pages give holds there too.
+SUITE = (
+    "tests/conformance",
+    "tests/perft/positions",
+    "tests/perft/counts.yaml",
+    "tests/engines",
+    "docs/scenarios.md",
+    "docs/engine-protocol.md",
+    "docs/perft.md",
+    "docs/rulings.md",
+    "docs/limits.md",
+    "docs/plugins.md",  # linked from the format's page
+)
+#: Where a built package keeps :data:`SUITE`, under the package's folder.
+SUITE_FOLDER = "suite"
+
+
+def suite_files(root: Path) -> list[str]:
+    """Every file of :data:`SUITE` under ``root``, relative to it, sorted. A part that
+    is missing raises :class:`FileNotFoundError`, naming it."""
+    found: list[str] = []
+    for entry in SUITE:
+        path = root / entry
+        if path.is_file():
+            found.append(entry)
+        elif path.is_dir():
+            found.extend(
+                file.relative_to(root).as_posix()
+                for file in path.rglob("*")
+                if file.is_file() and "__pycache__" not in file.parts
+            )
+        else:
+            raise FileNotFoundError(f"{path}: not found")
+    return sorted(found)
+
+
+def suite_root() -> Path | None:
+    """Where this install's suite is: in the package (a wheel, an sdist built), or in the
+    source tree of an editable install; None if neither holds it."""
+    for root in (PACKAGE / SUITE_FOLDER, PACKAGE.parents[1]):
+        if (root / SUITE[0]).is_dir():
+            return root
+    return None
+
 
 def hot_modules(package: Path = PACKAGE) -> list[str]:
     """The dotted names of the compiled modules, as found beside ``package``'s sources."""
@@ -99,6 +146,24 @@ def editable() -> bool:
         return bool(json.loads(text or "{}").get("dir_info", {}).get("editable", False))
     except (importlib.metadata.PackageNotFoundError, ValueError, AttributeError):
         return False
+
+
+def extra(name: str) -> str:
+    """How to install the optional extra ``name`` into this install: its packages, as
+    its metadata lists them (no release of oriflamme is published, so
+    ``pip install 'oriflamme[name]'`` would find nothing)."""
+    try:
+        listed = importlib.metadata.requires("oriflamme") or []
+    except importlib.metadata.PackageNotFoundError:  # a source tree, not installed
+        listed = []
+    wanted = [
+        requirement.strip()
+        for requirement, _, marker in (line.partition(";") for line in listed)
+        if marker.replace("'", '"').split() == ["extra", "==", f'"{name}"']
+    ]
+    if not wanted:
+        return f"install oriflamme's {name} extra (pip install '.[{name}]' in its source)"
+    return "pip install " + " ".join(f"'{requirement}'" for requirement in wanted)
 
 
 def version_line() -> str:

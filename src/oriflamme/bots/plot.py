@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from oriflamme import ConfigError
+from oriflamme.installed import extra
 
 Plot = Callable[[dict[str, Any], str], None]
 
@@ -23,9 +24,7 @@ def check_plot(path: str) -> Plot:
     try:
         import matplotlib  # noqa: PLC0415 - an optional extra, imported when asked for
     except ImportError:
-        raise ConfigError(
-            "--plot needs matplotlib: pip install 'oriflamme[plot]' (or matplotlib)"
-        ) from None
+        raise ConfigError(f"--plot needs matplotlib, the plot extra: {extra('plot')}") from None
     matplotlib.use("Agg")  # a file, never a window
     return draw
 

@@ -7,23 +7,25 @@ path the pages give still holds), with a manifest that says which versions they 
 the project's, the scenario format's and the engine protocol's, and each file's
 SHA-256.
 
-The files are read from the project's source tree (a checkout or the source
-distribution, which carry ``tests`` and ``docs``); an installed wheel does not carry
-them, and exporting from one is a clear error.
+Every install carries the suite (:func:`oriflamme.installed.suite_root`). A page's
+link to a page the export does not hold becomes plain text naming it, so that every
+link in the export resolves inside it.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import importlib.metadata
+import posixpath
+import re
 from collections.abc import Iterator
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import yaml
 
 from oriflamme import OriflammeError
+from oriflamme.installed import suite_files, suite_root, version
 
 from .protocol import PROTOCOL_VERSION
 
@@ -37,71 +39,62 @@ MANIFEST_VERSION = 1
 #: The manifest's file name, at the top of the export.
 MANIFEST = "MANIFEST.yaml"
 
-#: What the export holds, relative to the project's root: folders (every file under
-#: them, but Python's caches) and single files.
-CONTENTS = (
-    "tests/conformance",
-    "tests/perft/positions",
-    "tests/perft/counts.yaml",
-    "tests/engines",
-    "docs/scenarios.md",
-    "docs/engine-protocol.md",
-    "docs/perft.md",
-    "docs/rulings.md",
-    "docs/limits.md",
-    "docs/plugins.md",  # linked from the format's page: an export has no dead link
-)
-
 
 class ExportError(OriflammeError):
     """The suite cannot be exported: its files are missing, or DIR is not empty."""
 
 
-def project_root() -> Path:
-    """The source tree this package was loaded from (``src/oriflamme/..``)."""
-    return Path(__file__).resolve().parents[3]
+def installed_suite() -> Path:
+    """The folder of this install's suite, laid out as the project's root."""
+    root = suite_root()
+    if root is None:
+        raise ExportError(
+            "this install carries no conformance suite (a build that left it out): "
+            "install oriflamme again from its source (docs/engine-protocol.md)"
+        )
+    return root
 
 
-def project_version() -> str:
-    try:
-        return importlib.metadata.version("oriflamme")
-    except importlib.metadata.PackageNotFoundError:  # run from a tree that is not installed
-        return "unknown"
+#: A Markdown link: its text, and its target up to an optional ``#anchor``.
+_LINK = re.compile(r"\[([^\]]*)\]\(([^)\s#]+)(#[^)\s]*)?\)")
 
 
-def suite_files(root: Path) -> list[str]:
-    """Every file the export copies, as paths relative to ``root``, sorted."""
-    found: list[str] = []
-    for entry in CONTENTS:
-        path = root / entry
-        if path.is_file():
-            found.append(entry)
-        elif path.is_dir():
-            found.extend(
-                file.relative_to(root).as_posix()
-                for file in path.rglob("*")
-                if file.is_file() and "__pycache__" not in file.parts
-            )
-        else:
-            raise ExportError(
-                f"{path}: not found. The suite's files come with the project's source (a "
-                "checkout, or the source distribution), not with an installed wheel: export "
-                "from there"
-            )
-    return sorted(found)
+def _local_links(name: str, text: str, held: set[str]) -> str:
+    """``text`` of page ``name`` with each relative link to what the export does not
+    hold (``held``: its files and folders) written as plain text that names it."""
+    folder = posixpath.dirname(name)
+
+    def local(link: re.Match[str]) -> str:
+        label, target = link.group(1), link.group(2)
+        if "://" in target or target.startswith("mailto:"):
+            return link.group(0)
+        path = posixpath.normpath(posixpath.join(folder, target))
+        if path in held:
+            return link.group(0)
+        if label.strip("`") in (target, path):
+            return f"{path} (in oriflamme's source)"
+        return f"{label} ({path}, in oriflamme's source)"
+
+    return _LINK.sub(local, text)
 
 
 def export_suite(directory: str | Path, root: Path | None = None) -> dict[str, Any]:
     """Write the suite under ``directory`` (which must not exist, or be empty) and
     return its manifest."""
-    source = project_root() if root is None else root
+    source = installed_suite() if root is None else root
     target = Path(directory)
     if target.exists() and (not target.is_dir() or any(target.iterdir())):
         raise ExportError(f"{target}: not an empty folder; the export writes into a new one")
-    files = suite_files(source)
+    try:
+        files = suite_files(source)
+    except FileNotFoundError as missing:
+        raise ExportError(f"{missing}: this install's suite is incomplete") from None
+    held = set(files) | {str(folder) for name in files for folder in PurePosixPath(name).parents}
     written: dict[str, str] = {}
     for name in files:
         data = (source / name).read_bytes()
+        if name.endswith(".md"):
+            data = _local_links(name, data.decode("utf-8"), held).encode("utf-8")
         destination = target / name
         destination.parent.mkdir(parents=True, exist_ok=True)
         destination.write_bytes(data)
@@ -121,7 +114,7 @@ def _manifest(files: dict[str, str]) -> dict[str, Any]:
     return {
         "manifest": MANIFEST_VERSION,
         "suite": "oriflamme conformance suite",
-        "oriflamme": project_version(),
+        "oriflamme": version(),
         "format": FORMAT_VERSION,
         "protocol": PROTOCOL_VERSION,
         "scenarios": {"folder": "tests/conformance", "count": len(scenarios)},
@@ -153,15 +146,25 @@ Exported from oriflamme {manifest["oriflamme"]}: scenario format version
 every file with its SHA-256.
 
 - `tests/conformance`: {manifest["scenarios"]["count"]} scenarios, in the format of
-  docs/scenarios.md. Run them against any engine that speaks docs/engine-protocol.md:
+  docs/scenarios.md. Run them against any engine that speaks docs/engine-protocol.md,
+  from this folder:
 
       oriflamme conformance --engine "node my-engine.js" tests/conformance
 
-  (`pip install oriflamme` gives the runner; the engine under test may be written in
-  any language.)
+  The runner is the `oriflamme` command. No release of it is published yet: install
+  it from its source, a clone of the project or its source distribution (an
+  `oriflamme-*.tar.gz` file), with `pip install ./oriflamme` or
+  `pip install oriflamme-{manifest["oriflamme"]}.tar.gz` in a virtual environment.
+  The engine under test may be written in any language.
+- `tests/conformance/placement`: the placement phase alone, a first target for a new
+  engine (`oriflamme conformance --engine CMD --subset placement`).
 - `tests/perft/positions` and `tests/perft/counts.yaml`: {manifest["perft"]["positions"]["count"]}
   perft positions and their reference counts, defined in docs/perft.md.
-- `tests/engines`: a toy engine in Node.js, a starting point that speaks the protocol.
+- `tests/engines`: a toy engine in Node.js, a starting point that speaks the
+  protocol and passes the placement scenarios:
+
+      oriflamme conformance --engine "node tests/engines/toy_engine.js" tests/conformance/placement
+
 - `docs`: the format, the protocol, perft, and the rulings every engine follows.
 """
 

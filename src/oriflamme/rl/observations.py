@@ -44,6 +44,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from oriflamme import PHASES, CardId, Observation
+from oriflamme.installed import extra
 from oriflamme.limits import MAX_FAMILIES
 
 from .actions import POSITIONS
@@ -108,7 +109,7 @@ class Encoding:
         try:
             import numpy as np  # noqa: PLC0415 - the rl extra's: only a caller of this needs it
         except ImportError as exc:
-            raise ImportError("Encoding.array needs NumPy: pip install 'oriflamme[rl]'") from exc
+            raise ImportError(f"Encoding.array needs NumPy, the rl extra: {extra('rl')}") from exc
 
         found = self.nonzero(seen)
         if out is None:

@@ -17,7 +17,7 @@ as the bot plays) is measured against two heuristic bots on the same held-out ga
 the curve (games trained, win %, 95% Wilson interval) goes to a CSV and a PNG.
 Everything flows from ``--seed``: the same seed and games train the same weights.
 
-Needs numpy (``pip install oriflamme[rl]``); matplotlib for the plot.
+Needs numpy (the ``rl`` extra); matplotlib for the plot.
 """
 
 from __future__ import annotations

@@ -30,8 +30,8 @@ shows when it is played well; random players mostly measure luck.
   installed on its node (refusing a node whose plugins or versions differ from the
   driver's) and the bots, and sends back its totals as plain data. Every node needs
   ``oriflamme`` (and the same plugins) installed. Some 4 tasks per cluster CPU.
-- The plots need matplotlib, ``--ray`` needs Ray: both come with the optional extra
-  ``pip install 'oriflamme[study]'``; without them the command says so in one line and
+- The plots need matplotlib, ``--ray`` needs Ray: both come with the optional
+  ``study`` extra; without them the command says so in one line and
   exits with status 2 before any game is played. Plots are drawn with matplotlib's Agg
   backend (files only).
 - ``--out DIR`` is made if missing (with its parents); a file there is refused.

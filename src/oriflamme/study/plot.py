@@ -1,5 +1,5 @@
 """A study's plots, as PNG files: win rates per card, Influence by ability, eliminations,
-seat advantage. Needs matplotlib (``pip install 'oriflamme[study]'``, or ``[plot]`` for
+seat advantage. Needs matplotlib (the ``study`` extra, or ``plot`` for
 matplotlib alone), drawn with its Agg backend: files only, never a window."""
 
 from __future__ import annotations

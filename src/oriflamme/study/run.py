@@ -31,12 +31,13 @@ from oriflamme import (
 
 from ..bots.kinds import BotChoice, parse_bots
 from ..bots.play import play_games as bots_play_games
+from ..installed import extra
 from ..pool import share_out, shares
 from ..simulate import chunk_size, makers
 from .tally import Tally
 
 #: What to install for ``--ray`` and for the plots.
-EXTRA = "pip install 'oriflamme[study]'"
+EXTRA = extra("study")
 
 
 @attrs.frozen

@@ -22,6 +22,7 @@ from typing import Any
 import attrs
 
 from oriflamme import ConfigError, OriflammeError
+from oriflamme.installed import extra
 from oriflamme.text import quote
 
 from . import limits as limits_module
@@ -393,8 +394,7 @@ def serve_command(args: argparse.Namespace) -> int:
         from .store import open_store  # noqa: PLC0415 - beside it
     except ImportError as exc:
         raise OriflammeError(
-            f"oriflamme serve needs the web extra ({exc.name} is missing): "
-            "pip install 'oriflamme[web]'"
+            f"oriflamme serve needs the web extra ({exc.name} is missing): {extra('web')}"
         ) from exc
     fitted = fit_open_files(limits)
     db = args.db if args.db is not None else str(default_db())

@@ -38,6 +38,7 @@ from typing import Any
 import attrs
 
 from oriflamme import OriflammeError
+from oriflamme.installed import extra
 
 #: The layout of the tables. A store of an earlier layout is brought up to date when
 #: opened; one of a later layout (a newer server's) is refused, not changed.
@@ -245,7 +246,7 @@ def open_store(db: Path | str) -> Store:
         except ImportError as exc:
             raise StoreError(
                 f"a PostgreSQL --db needs the postgres extra ({exc.name} is missing): "
-                "pip install 'oriflamme[postgres]'"
+                f"{extra('postgres')}"
             ) from exc
         return PostgresStore(text)
     if _SETTINGS.match(text) and not Path(text).exists():
