@@ -17,8 +17,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 COMPILED := .venv-compiled
 PLAY := .venv-play
-# What the compiled form is built from: a change to any of them builds it again.
-SOURCES := $(shell find src -type f -not -path '*/__pycache__/*' -not -path '*.egg-info/*')
+# What the compiled form is built from: a change to any of them builds it again. The
+# package carries the conformance suite too (src/oriflamme/installed.py, SUITE).
+SOURCES := $(shell find src tests/conformance tests/perft tests/engines docs -type f \
+	-not -path '*/__pycache__/*' -not -path '*.egg-info/*')
 ARGS ?=
 # The shared contract's own examples, where the checkout has them beside it.
 EXAMPLES := $(wildcard ../shared/conformance/examples)
