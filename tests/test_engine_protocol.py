@@ -1,7 +1,8 @@
 """The engine protocol (docs/engine-protocol.md): ``oriflamme engine`` answers every
 request as the page says, and ``oriflamme conformance --engine CMD`` runs the suite
 against any program that speaks it, as it runs it in-process, surviving an engine
-that dies, hangs or prints garbage; a toy engine in Node.js proves it language-neutral.
+that dies, hangs or prints garbage; a toy engine in Node.js (tests/test_toy_engine.py)
+proves it language-neutral.
 """
 
 from __future__ import annotations
@@ -9,7 +10,6 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 from io import BytesIO
@@ -738,70 +738,3 @@ def test_an_engine_that_breaks_every_scenario_stops_the_run(
         f"oriflamme: error: {RemoteEngine(f'{fake} dies').label} broke {MAX_BREAKS_IN_A_ROW} "
         f"scenarios in a row: the run stops after {MAX_BREAKS_IN_A_ROW} of 5 scenarios\n"
     )
-
-
-# Another language: a toy engine in a few lines of Node.js passes one scenario and
-# fails another, with the reason.
-
-PLACED_LAST = """\
-name: The first player places first, and the next family is asked next
-source: tests/test_engine_protocol.py
-sets: [base]
-players: [red, blue, green]
-state:
-  first_player: blue
-  hands: {red: [red.lord], blue: [blue.spy, blue.lord], green: [green.heir]}
-play:
-  - blue: {place: blue.spy, at: last}
-expect:
-  queue: [blue.spy]
-  hands: {blue: [blue.lord]}
-  next: {green: place}
-"""
-
-PLACED_FIRST = """\
-name: A card placed first goes before the queue
-source: tests/test_engine_protocol.py
-sets: [base]
-players: [red, blue, green]
-state:
-  queue: [blue.archer]
-  hands: {red: [red.lord], blue: [blue.spy], green: [green.heir]}
-play:
-  - red: {place: red.lord, at: first}
-expect:
-  queue: [red.lord, blue.archer]
-  next: {blue: place}
-"""
-
-
-def test_a_toy_engine_in_node_passes_one_scenario_and_fails_another(
-    tmp_path: Path, registry: Registry
-) -> None:
-    node = shutil.which("node")
-    if node is None:
-        pytest.skip("node is not on PATH: the toy engine in tests/engines is Node.js")
-    last, first = tmp_path / "last.yaml", tmp_path / "first.yaml"
-    last.write_text(PLACED_LAST, encoding="utf-8")
-    first.write_text(PLACED_FIRST, encoding="utf-8")
-    # Our engine passes both: the one the toy fails is the toy's bug.
-    assert run_file(last, registry).passed
-    assert run_file(first, registry).passed
-    toy = f"{shlex.quote(node)} {shlex.quote(str(ROOT / 'tests' / 'engines' / 'toy_engine.js'))}"
-    argv = ["-m", "oriflamme", "conformance", "--no-plugins", "--engine", toy]
-    run = subprocess.run(
-        [sys.executable, *argv, str(last), str(first)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert run.returncode == 1, run.stderr
-    assert run.stderr == ""
-    assert run.stdout.splitlines() == [
-        f"PASS {last}: The first player places first, and the next family is asked next",
-        f"FAIL {first}: A card placed first goes before the queue",
-        "    expectations failed after step 1 of 1:",
-        "    queue: expected ['red.lord', 'blue.archer'], actual ['blue.archer', 'red.lord']",
-        "1 passed, 1 failed",
-    ]
