@@ -145,6 +145,9 @@ def test_with_no_path_the_installed_suite_runs(capsys: pytest.CaptureFixture[str
     ("argv", "message"),
     [
         (["conformance", "--export", "FULL"], "not an empty folder"),
+        (["conformance", "--export", "FILE"], "mine.txt': not a folder; the export writes"),
+        (["conformance", "--export", "FILE/sub"], "mine.txt' is not a folder; the export writes"),
+        (["conformance", "--export", ""], "--export needs a folder to write the suite into"),
         (["conformance", "--export", "NEW", "tests/conformance"], "runs nothing: give no PATH"),
         (["conformance", "--export", "NEW", "--subset", "base"], "runs nothing"),
         (["conformance", "--subset", "nope"], "no such part of the suite; its parts: ablaze, "),
@@ -156,14 +159,41 @@ def test_a_mistake_of_the_suite_options_is_one_line_with_status_2(
 ) -> None:
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "mine.txt").write_text("keep me\n", encoding="utf-8")
-    places = {"FULL": str(tmp_path / "full"), "NEW": str(tmp_path / "new")}
-    assert main([places.get(arg, arg) for arg in argv]) == 2
+    mine = tmp_path / "full" / "mine.txt"
+    places = {"FULL": str(tmp_path / "full"), "NEW": str(tmp_path / "new"), "FILE": str(mine)}
+    assert main([places.get(arg, arg).replace("FILE", str(mine)) for arg in argv]) == 2
     out, err = capsys.readouterr()
     assert out == ""
     assert message in err
     assert len(err.strip().splitlines()) == 1, err
     assert (tmp_path / "full" / "mine.txt").read_text(encoding="utf-8") == "keep me\n"
     assert not (tmp_path / "new").exists()
+    assert sorted(path.name for path in tmp_path.rglob("*")) == ["full", "mine.txt"]
+
+
+def test_an_export_that_fails_halfway_leaves_nothing_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk, say: the export fails, naming the folder, and the same command can
+    be run again once there is room."""
+    write = Path.write_bytes
+    room = [40]  # files that fit
+
+    def full(path: Path, data: bytes) -> int:
+        room[0] -= 1
+        if room[0] < 0:
+            raise OSError(28, "No space left on device")
+        return write(path, data)
+
+    monkeypatch.setattr(Path, "write_bytes", full)
+    (tmp_path / "out").mkdir()
+    with pytest.raises(ExportError, match="out': cannot export the suite there: No space left"):
+        export_suite(tmp_path / "out")
+    assert [path.name for path in tmp_path.iterdir()] == ["out"]
+    assert list((tmp_path / "out").iterdir()) == []
+    monkeypatch.setattr(Path, "write_bytes", write)
+    export_suite(tmp_path / "out")
+    assert list(check_export(tmp_path / "out")) == []
 
 
 def test_an_incomplete_suite_is_named(tmp_path: Path) -> None:

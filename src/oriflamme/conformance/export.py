@@ -18,6 +18,8 @@ import argparse
 import hashlib
 import posixpath
 import re
+import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any
@@ -26,6 +28,7 @@ import yaml
 
 from oriflamme import OriflammeError
 from oriflamme.installed import suite_files, suite_root, version
+from oriflamme.text import quote
 
 from .protocol import PROTOCOL_VERSION
 
@@ -38,6 +41,9 @@ MANIFEST_VERSION = 1
 
 #: The manifest's file name, at the top of the export.
 MANIFEST = "MANIFEST.yaml"
+
+
+INTO_A_NEW_ONE = "the export writes into a new one, or an empty one"
 
 
 class ExportError(OriflammeError):
@@ -80,31 +86,70 @@ def _local_links(name: str, text: str, held: set[str]) -> str:
 
 def export_suite(directory: str | Path, root: Path | None = None) -> dict[str, Any]:
     """Write the suite under ``directory`` (which must not exist, or be empty) and
-    return its manifest."""
+    return its manifest.
+
+    The files are written into a new folder beside ``directory``, renamed to it once
+    complete: an export that fails (a full disk, say) leaves nothing behind, and the
+    same command can be run again."""
     source = installed_suite() if root is None else root
+    if not str(directory).strip():
+        raise ExportError("--export needs a folder to write the suite into, not ''")
     target = Path(directory)
-    if target.exists() and (not target.is_dir() or any(target.iterdir())):
-        raise ExportError(f"{target}: not an empty folder; the export writes into a new one")
+    if target.is_symlink() or (target.exists() and not target.is_dir()):
+        raise ExportError(f"{_named(target)}: not a folder; the export writes into a new one")
+    above = next((folder for folder in target.parents if folder.exists()), None)
+    if above is not None and not above.is_dir():
+        raise ExportError(f"{_named(target)}: {_named(above)} is not a folder; {INTO_A_NEW_ONE}")
+    if target.exists() and any(target.iterdir()):
+        raise ExportError(
+            f"{_named(target)}: not an empty folder; the export writes into a new one"
+        )
     try:
         files = suite_files(source)
     except FileNotFoundError as missing:
         raise ExportError(f"{missing}: this install's suite is incomplete") from None
-    held = set(files) | {str(folder) for name in files for folder in PurePosixPath(name).parents}
-    written: dict[str, str] = {}
-    for name in files:
-        data = (source / name).read_bytes()
-        if name.endswith(".md"):
-            data = _local_links(name, data.decode("utf-8"), held).encode("utf-8")
-        destination = target / name
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        destination.write_bytes(data)
-        written[name] = hashlib.sha256(data).hexdigest()
-    manifest = _manifest(written)
-    text = "# The conformance suite of oriflamme, exported: see README.md.\n" + yaml.safe_dump(
-        manifest, sort_keys=False, allow_unicode=True
-    )
-    (target / MANIFEST).write_text(text, encoding="utf-8")
-    (target / "README.md").write_text(_readme(manifest), encoding="utf-8")
+    try:
+        return _write(source, files, target)
+    except OSError as failed:
+        raise ExportError(
+            f"{_named(target)}: cannot export the suite there: {failed.strerror or failed}; "
+            "nothing was left behind"
+        ) from None
+
+
+def _named(path: Path) -> str:
+    """``path`` quoted, whole but for a hostile length, control characters escaped."""
+    return quote(str(path), 500)
+
+
+def _write(source: Path, files: list[str], target: Path) -> dict[str, Any]:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    work = Path(tempfile.mkdtemp(prefix=f".{target.name}.", dir=target.parent))
+    try:
+        held = set(files) | {
+            str(folder) for name in files for folder in PurePosixPath(name).parents
+        }
+        written: dict[str, str] = {}
+        for name in files:
+            data = (source / name).read_bytes()
+            if name.endswith(".md"):
+                data = _local_links(name, data.decode("utf-8"), held).encode("utf-8")
+            destination = work / name
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(data)
+            written[name] = hashlib.sha256(data).hexdigest()
+        manifest = _manifest(written)
+        text = "# The conformance suite of oriflamme, exported: see README.md.\n"
+        text += yaml.safe_dump(manifest, sort_keys=False, allow_unicode=True)
+        (work / MANIFEST).write_text(text, encoding="utf-8")
+        (work / "README.md").write_text(_readme(manifest), encoding="utf-8")
+        work.chmod(0o755)  # mkdtemp's folder is private; an export is for everyone
+        if target.exists():
+            target.rmdir()  # empty, as checked: the complete export takes its place
+        work.rename(target)
+    except BaseException:
+        shutil.rmtree(work, ignore_errors=True)
+        raise
     return manifest
 
 
@@ -143,7 +188,7 @@ def _readme(manifest: dict[str, Any]) -> str:
 
 Exported from oriflamme {manifest["oriflamme"]}: scenario format version
 {manifest["format"]}, engine protocol version {manifest["protocol"]}. {MANIFEST} lists
-every file with its SHA-256.
+every file of the suite with its SHA-256 (all but this README).
 
 - `tests/conformance`: {manifest["scenarios"]["count"]} scenarios, in the format of
   docs/scenarios.md. Run them against any engine that speaks docs/engine-protocol.md,
@@ -152,12 +197,11 @@ every file with its SHA-256.
       oriflamme conformance --engine "node my-engine.js" tests/conformance
 
   The runner is the `oriflamme` command. No release of it is published yet: install
-  it from its source, a clone of the project or its source distribution (an
-  `oriflamme-*.tar.gz` file), with `pip install ./oriflamme` or
-  `pip install oriflamme-{manifest["oriflamme"]}.tar.gz` in a virtual environment.
-  The engine under test may be written in any language.
+  it from its source into a virtual environment, with `pip install .` in the folder
+  of a clone of the project, or `pip install oriflamme-{manifest["oriflamme"]}.tar.gz`
+  from its source distribution. The engine under test may be written in any language.
 - `tests/conformance/placement`: the placement phase alone, a first target for a new
-  engine (`oriflamme conformance --engine CMD --subset placement`).
+  engine (`oriflamme conformance --engine CMD tests/conformance/placement`).
 - `tests/perft/positions` and `tests/perft/counts.yaml`: {manifest["perft"]["positions"]["count"]}
   perft positions and their reference counts, defined in docs/perft.md.
 - `tests/engines`: a toy engine in Node.js, a starting point that speaks the
@@ -199,7 +243,7 @@ def export_command(args: argparse.Namespace) -> int:
     manifest = export_suite(args.export)
     print(
         f"exported {manifest['scenarios']['count']} scenarios and "
-        f"{manifest['perft']['positions']['count']} perft positions to {args.export} "
+        f"{manifest['perft']['positions']['count']} perft positions to {_named(Path(args.export))} "
         f"(oriflamme {manifest['oriflamme']}, format {manifest['format']}, "
         f"protocol {manifest['protocol']})"
     )
