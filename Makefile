@@ -37,7 +37,7 @@ ONCE := -p no:cacheprovider --ignore=tests/test_web_browser.py \
 	--ignore=tests/test_web_layout.py --ignore=tests/test_study_ray.py \
 	--ignore=tests/test_sdist.py
 
-.PHONY: play test quick lint typecheck unit conformance compiled bench fuzz clean
+.PHONY: play test quick lint typecheck unit conformance compiled bench fuzz perft clean
 
 $(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
@@ -97,6 +97,11 @@ compiled: $(STAMP)
 # The fuzz tests of `make unit`, with many more damaged inputs each (bounded there).
 fuzz: $(STAMP)
 	ORIFLAMME_FUZZ_EXAMPLES=$${ORIFLAMME_FUZZ_EXAMPLES:-3000} $(BIN)/pytest -m fuzz
+
+# Every count of the random perft set (tests/perft/random.yaml), on one core: about two
+# minutes in pure Python (`make unit` checks a sample of it).
+perft: $(STAMP)
+	ORIFLAMME_PERFT_ALL=1 $(BIN)/pytest tests/test_perft_random.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/benchmark.py

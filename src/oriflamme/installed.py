@@ -60,6 +60,7 @@ SUITE = (
     "tests/conformance",
     "tests/perft/positions",
     "tests/perft/counts.yaml",
+    "tests/perft/random.yaml",
     "tests/engines",
     "docs/scenarios.md",
     "docs/engine-protocol.md",

@@ -166,6 +166,7 @@ def _manifest(files: dict[str, str]) -> dict[str, Any]:
         "perft": {
             "positions": {"folder": "tests/perft/positions", "count": len(positions)},
             "counts": "tests/perft/counts.yaml",
+            "random": "tests/perft/random.yaml",
         },
         "docs": {
             "format": "docs/scenarios.md",
@@ -203,7 +204,9 @@ every file of the suite with its SHA-256 (all but this README).
 - `tests/conformance/placement`: the placement phase alone, a first target for a new
   engine (`oriflamme conformance --engine CMD tests/conformance/placement`).
 - `tests/perft/positions` and `tests/perft/counts.yaml`: {manifest["perft"]["positions"]["count"]}
-  perft positions and their reference counts, defined in docs/perft.md.
+  perft positions and their reference counts, defined in docs/perft.md;
+  `tests/perft/random.yaml`: more than a thousand positions reached by seeded random
+  play, each with its counts (docs/perft.md, "The random set").
 - `tests/engines`: a toy engine in Node.js, a starting point that speaks the
   protocol and passes the placement scenarios:
 
