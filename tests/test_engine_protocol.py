@@ -18,13 +18,13 @@ from typing import Any
 
 import pytest
 
-from oriflamme import AbilityError, Registry
+from oriflamme import AbilityError, OriflammeError, Registry
 from oriflamme.cli import main
 from oriflamme.conformance import engines, find_scenarios, run_file, serve
 from oriflamme.conformance.engines import LocalEngine
 from oriflamme.conformance.expect import differences
 from oriflamme.conformance.model import Step
-from oriflamme.conformance.position import checked_position
+from oriflamme.conformance.position import build_game, checked_position
 from oriflamme.conformance.protocol import (
     ILLEGAL_ANSWER,
     MAX_LINE,
@@ -36,10 +36,11 @@ from oriflamme.conformance.protocol import (
     printable,
     read_line,
     read_next,
+    read_options,
     read_table,
 )
 from oriflamme.conformance.remote import MAX_BREAKS_IN_A_ROW, EngineBroken, RemoteEngine
-from oriflamme.conformance.scenario import parse_scenario
+from oriflamme.conformance.scenario import load_scenario, parse_scenario
 
 from .conftest import ROOT, SHARED
 from .test_conformance import BASE  # the same small scenario, run through an engine
@@ -738,3 +739,121 @@ def test_an_engine_that_breaks_every_scenario_stops_the_run(
         f"oriflamme: error: {RemoteEngine(f'{fake} dies').label} broke {MAX_BREAKS_IN_A_ROW} "
         f"scenarios in a row: the run stops after {MAX_BREAKS_IN_A_ROW} of 5 scenarios\n"
     )
+
+
+# The optional op `options`: the legal answers, each in the notation of an answer.
+
+
+def test_options_lists_the_legal_answers_as_the_page_shows(registry: Registry) -> None:
+    options = {"id": 3, "op": "options"}
+    *_, reply = talk(registry, HELLO, load(), options)
+    # The page's example: blue is asked to reveal its Spy.
+    assert reply == {"id": 3, "ok": True, "options": [{"reveal": True}, {"reveal": False}]}
+    page = (ROOT / "docs" / "engine-protocol.md").read_text(encoding="utf-8")
+    section = page.split("### `options`", 1)[1].split("\n### ", 1)[0]
+    assert json.dumps(reply, separators=(", ", ": ")) in section
+    # Before any load, as decision is; and [] once the game is over.
+    assert talk(registry, HELLO, options)[-1]["error"] == {
+        "code": "bad_request",
+        "message": "no position is loaded: send load first",
+    }
+    over = {**STATE, "round": 6, "queue": []}
+    assert talk(registry, HELLO, load(state=over), options)[-1] == {
+        "id": 3,
+        "ok": True,
+        "options": [],
+    }
+
+
+def test_options_writes_the_one_place_of_an_empty_queue_first(registry: Registry) -> None:
+    state = {"round": 2, "hands": {"red": ["red.heir", "red.spy"]}}
+    *_, reply = talk(registry, HELLO, load(state=state), {"id": 3, "op": "options"})
+    assert reply["options"] == [
+        {"place": "red.heir", "at": "first"},
+        {"place": "red.spy", "at": "first"},
+    ]
+
+
+def candidates(table: Any, family: str, kind: str) -> list[dict[str, Any]]:
+    """Every answer of ``kind`` the notation could hold at ``table`` (docs/perft.md,
+    "Reproducing the counts with another engine"), legal or not."""
+    tops = [stack[-1].card for stack in table.queue]
+    spots = ["first", "last", *tops]
+    if kind == "place":
+        return [{"place": c, "at": at} for c in table.zones["hands"][family] for at in spots]
+    if kind == "reveal":
+        return [{"reveal": True}, {"reveal": False}]
+    if kind == "target":
+        return [{"target": card} for card in tops]
+    if kind == "move":
+        return [{"to": index} for index in range(len(table.queue) + 1)]
+    if kind == "twin":
+        return [{"at": at} for at in spots]
+    return [{"choose": "gain"}, {"choose": "repeat"}]
+
+
+def test_options_are_exactly_the_answers_the_engine_accepts(registry: Registry) -> None:
+    """At the first decision of each scenario of the suite, each answer the notation
+    could hold is accepted if and only if it is listed (an empty queue's ``last`` being
+    its ``first``)."""
+    checked = 0
+    for path in find_scenarios([SUITE]):
+        scenario = load_scenario(path)
+        try:
+            game = build_game(scenario, registry)
+        except OriflammeError:
+            continue  # a scenario of a position that must be refused
+        engine = LocalEngine(registry, game)
+        asked = engine.decision()
+        if not isinstance(asked, dict):
+            continue
+        ((family, kind),) = asked.items()
+        listed = [json.dumps(option, sort_keys=True) for option in engine.options()]
+        assert len(set(listed)) == len(listed) >= 2, path
+        table = engine.table()
+        accepted = set()
+        for given in candidates(table, family, kind):
+            trial = LocalEngine(registry, game.clone())
+            try:
+                trial.answer(Step(1, family, kind, given, False, ""))
+            except EngineRefused:
+                continue
+            # In an empty queue, last is first: the one place, written first.
+            empty = not table.queue and given.get("at") == "last"
+            accepted.add(json.dumps({**given, "at": "first"} if empty else given, sort_keys=True))
+        assert accepted == set(listed), path
+        checked += 1
+    assert checked >= 50
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"reveal": True},
+        [{"reveal": "yes"}],
+        [{"to": "3"}],
+        [{"to": True}],
+        [{"target": "red.spy", "to": 1}],
+        [{"dance": True}],
+        ["red.spy"],
+    ],
+)
+def test_an_options_reply_out_of_the_notation_breaks_the_protocol(options: object) -> None:
+    with pytest.raises(ProtocolError, match="options"):
+        read_options(options)
+    assert read_options([{"place": "red.spy", "at": "first"}, {"to": 0}]) == (
+        {"place": "red.spy", "at": "first"},
+        {"to": 0},
+    )
+
+
+def test_a_remote_engine_lists_the_options_an_engine_without_them_refuses(
+    registry: Registry, fake: str
+) -> None:
+    position, config = checked_position(parse_scenario(BASE), registry)
+    setup = engines.Setup(("base",), ("red", "blue", "green"), {}, position, config)
+    with RemoteEngine(OUR_ENGINE) as engine:
+        engine.load(setup)
+        assert engine.options() == ({"reveal": True}, {"reveal": False})
+    with RemoteEngine(f"{fake} escapes") as engine, pytest.raises(EngineRefused):
+        engine.options()

@@ -12,6 +12,7 @@ from oriflamme.limits import MAX_FAMILIES, MAX_SEED, MIN_FAMILIES
 from oriflamme.text import one_line, quote
 
 from .bots.levels import DEFAULT_LEVEL, LEVELS, levels
+from .conformance.compare import GAMES
 from .conformance.export import add_export
 from .installed import version_line
 from .perft import add_perft
@@ -302,6 +303,7 @@ def build_parser() -> argparse.ArgumentParser:
         "(base, ablaze, mixed, format, placement); may be repeated; no PATH then",
     )
     add_export(conformance)
+    _add_compare(conformance)
     _add_plugin_options(conformance)
     conformance.add_argument(
         "-q", "--quiet", action="store_true", help="print only failures and the closing line"
@@ -366,12 +368,7 @@ def _add_run_options(
         default=0,
         help=_seed_help("seed of the first game (default 0); game i has seed SEED+i"),
     )
-    parser.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (default: when it is a terminal)",
-    )
+    _add_progress(parser)
     jobs.add_argument(
         "--jobs",
         type=_bounded(1, MAX_JOBS),
@@ -462,12 +459,7 @@ def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:
         help=f"processes to play in, 1 to {MAX_JOBS} (default: every core); "
         "the results do not depend on it",
     )
-    ladder.add_argument(
-        "--progress",
-        choices=("auto", "always", "never"),
-        default="auto",
-        help="progress bar on stderr (default: when it is a terminal)",
-    )
+    _add_progress(ladder)
     ladder.add_argument(
         "--plot",
         type=_text,
@@ -476,3 +468,81 @@ def _add_ladder(commands: argparse._SubParsersAction[Any]) -> None:
         help="also draw the results in this PNG file (needs matplotlib: oriflamme[plot])",
     )
     ladder.add_argument("--json", action="store_true", help="print JSON instead of text")
+
+
+def _add_progress(parser: argparse.ArgumentParser | argparse._ArgumentGroup) -> None:
+    parser.add_argument(
+        "--progress",
+        choices=("auto", "always", "never"),
+        default="auto",
+        help="progress bar on stderr (default: when it is a terminal)",
+    )
+
+
+def _add_compare(parser: argparse.ArgumentParser) -> None:
+    """``conformance --compare CMD`` and its options (oriflamme.conformance.compare)."""
+    group = parser.add_argument_group(
+        "comparing two engines",
+        "--compare CMD plays seeded games on this engine and on CMD and stops at the first "
+        "difference, written as a scenario that shows it (docs/engine-protocol.md, "
+        '"Finding where two engines differ")',
+    )
+    group.add_argument(
+        "--compare",
+        type=_text,
+        default=None,
+        metavar="CMD",
+        help="an engine that speaks docs/engine-protocol.md, compared with this one; "
+        "no PATH then; exit status 0 if no difference is found, 1 if one is",
+    )
+    group.add_argument(
+        "--games",
+        type=_bounded(1, MAX_GAMES),
+        default=GAMES,
+        help=f"games to play, 1 to {MAX_GAMES} (default {GAMES})",
+    )
+    group.add_argument(
+        "--seed",
+        type=_bounded(0, MAX_SEED),
+        default=None,
+        help=f"seed of the first game, 0 to {MAX_SEED}; game i has seed SEED+i "
+        "(default: drawn at random, and printed)",
+    )
+    group.add_argument(
+        "--sets",
+        type=_sets,
+        default=None,
+        help="the card sets of every game, comma-separated; with several, each game draws "
+        "10 card types among them (default: each game draws base, ablaze, or both)",
+    )
+    group.add_argument(
+        "--families",
+        type=_families,
+        default=None,
+        help=f"families in every game, {MIN_FAMILIES} to {MAX_FAMILIES} "
+        "(default: each game draws its number)",
+    )
+    group.add_argument(
+        "--variant",
+        type=_variant,
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a rules variant for every game, e.g. ambush_own_elimination=revised (repeatable)",
+    )
+    group.add_argument(
+        "--out",
+        type=_text,
+        default=".",
+        metavar="DIR",
+        help="the folder the scenario of a difference is written to, made if missing "
+        "(default: the current folder)",
+    )
+    group.add_argument(
+        "--jobs",
+        type=_bounded(1, MAX_JOBS),
+        default=None,
+        help=f"processes to play in, each with its own CMD, 1 to {MAX_JOBS} "
+        "(default: every core); what is found does not depend on it",
+    )
+    _add_progress(group)

@@ -14,6 +14,7 @@ from oriflamme.text import escaped
 from .bots.kinds import bot_kinds
 from .bots.levels import LEVELS
 from .conformance import Engine, RemoteEngine, ScenarioError, find_scenarios, run_file
+from .conformance.compare import compare_command
 from .conformance.export import export_command, installed_suite
 from .conformance.remote import BreaksInARow
 
@@ -40,6 +41,8 @@ def conformance_command(args: argparse.Namespace, registry: Registry) -> int:
                 "or --subset with it"
             )
         return export_command(args)
+    if args.compare is not None:
+        return compare_command(args, registry)
     if args.paths and args.subset:
         raise ScenarioError("--subset NAME picks from the installed suite: give no PATH with it")
     paths = args.paths or installed_scenarios(args.subset)

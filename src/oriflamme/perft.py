@@ -26,40 +26,25 @@ The definition (docs/perft.md says it in full, with the reference counts):
 from __future__ import annotations
 
 import argparse
-import json
-import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from oriflamme import (
-    FIRST,
-    LAST,
-    Answer,
-    Decision,
-    Game,
-    OriflammeError,
-    Placement,
-    Placements,
-    Position,
-    Registry,
-)
+from oriflamme import Decision, Game, OriflammeError, Placements, Registry
 
-from .conformance.engines import LocalEngine
-from .conformance.model import Scenario
-from .conformance.position import build_game
+from .conformance.compare import make_step, word
+from .conformance.engines import LocalEngine, Setup, answer_options
+from .conformance.model import Scenario, Step
+from .conformance.position import build_game, checked_position
+from .conformance.protocol import UNSUPPORTED, EngineRefused
+from .conformance.remote import RemoteEngine
 from .conformance.runner import _play, _StepFailed
 from .conformance.scenario import load_scenario
 
 #: The deepest count the command runs: each ply multiplies the work by the number of
 #: answers (a placement offers dozens), so deeper is hours or days, not a check.
 MAX_DEPTH = 10
-
-# A word the notation may write bare: no quotes needed, and not read as another type
-# (YAML 1.1 reads yes/no/on/off/null as non-strings; digits as numbers).
-_BARE = re.compile(r"[a-z][a-z0-9_.-]*")
-_NOT_BARE = frozenset({"true", "false", "yes", "no", "on", "off", "null", "y", "n"})
 
 
 #: The kinds whose distinct options :func:`_answer` always writes apart (a card's
@@ -170,12 +155,7 @@ def answer_texts(game: Game) -> list[str]:
     decision = game.decision
     if decision is None:
         return []
-    position = game.position()
-    labels = {card: label for label, card in position.ids.items()}
-    texts = [
-        f"{decision.family}: {{{_answer(decision, option, position, labels)}}}"
-        for option in decision.options
-    ]
+    texts = [step_text(decision.family, answer) for answer in answer_options(game)]
     if len(set(texts)) != len(texts):
         twice = sorted({text for text in texts if texts.count(text) > 1})
         raise PerftError(
@@ -185,38 +165,14 @@ def answer_texts(game: Game) -> list[str]:
     return texts
 
 
-def _answer(decision: Decision, option: Answer, position: Position, labels: dict[int, str]) -> str:
-    """One option in the notation of a ``play`` step's answer, without its braces."""
-    kind = decision.kind
-    if kind == "place":
-        assert isinstance(option, Placement)
-        return f"place: {labels[option.card]}, at: {_spot(option.at, position)}"
-    if kind == "reveal":
-        return f"reveal: {'true' if option else 'false'}"
-    if kind == "target":
-        return f"target: {_spot(option, position)}"
-    if kind == "move":
-        return f"to: {option}"
-    if kind == "twin":
-        return f"at: {_spot(option, position)}"
-    # "choose", and a plugin's own kinds, under their own name.
-    return f"{kind}: {_word(option)}"
+def step_text(family: str, answer: Mapping[str, Any]) -> str:
+    """``family``'s ``answer`` as a ``play`` step writes it: ``red: {reveal: true}``."""
+    return f"{family}: {{{answer_text(answer)}}}"
 
 
-def _spot(at: object, position: Position) -> str:
-    """An end of the queue, or the top card of the position at index ``at``."""
-    if at in (FIRST, LAST):
-        return FIRST if not position.queue else str(at)  # one answer in an empty queue
-    assert type(at) is int
-    return position.queue[at][-1].card
-
-
-def _word(value: object) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, str) and _BARE.fullmatch(value) and value not in _NOT_BARE:
-        return value
-    return json.dumps(value)  # JSON is YAML: quoted where a bare word would misread
+def answer_text(answer: Mapping[str, Any]) -> str:
+    """An answer in the notation of a ``play`` step, without its braces."""
+    return ", ".join(f"{key}: {word(value)}" for key, value in answer.items())
 
 
 # The command.
@@ -246,6 +202,15 @@ def add_perft(commands: Any) -> None:
         action="store_true",
         help="also print each first answer, as a play step writes it, with its count",
     )
+    perft_parser.add_argument(
+        "--engine",
+        type=_text,
+        default=None,
+        metavar="CMD",
+        help="count on this engine too, a program that speaks docs/engine-protocol.md with "
+        "its options op, and name the first branch whose counts differ, one ply at a time "
+        "(exit status 1 if one does)",
+    )
     _add_plugin_options(perft_parser)
 
 
@@ -261,6 +226,8 @@ def perft_command(args: argparse.Namespace, registry: Registry) -> int:
         raise PerftError(
             f"{args.path}: the game is over at this position{after}: no decision to count"
         )
+    if args.engine is not None:
+        return compare_command(args, scenario, game, registry)
     start = time.perf_counter()
     if args.divide:
         total = 0
@@ -278,3 +245,145 @@ def perft_command(args: argparse.Namespace, registry: Registry) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+# Against another engine.
+
+#: Who ours is, and who the other, in what is printed.
+OURS, THEIRS = "oriflamme", "the engine"
+
+
+class RemoteTree:
+    """The other engine's game tree from a perft position, walked over the protocol.
+
+    The protocol has no undo: a node is reached by loading the scenario's starting
+    position and playing its steps and then the node's path of answers again, unless
+    the engine stands on the node's parent (going down costs one answer)."""
+
+    def __init__(self, engine: RemoteEngine, scenario: Scenario, registry: Registry) -> None:
+        position, config = checked_position(scenario, registry)
+        self.setup = Setup(scenario.sets, scenario.players, scenario.variants, position, config)
+        # The steps marked error are refused, and change nothing.
+        self.steps = tuple(step for step in scenario.steps if not step.error)
+        self.engine = engine
+        self.at: tuple[Step, ...] | None = None  # where the engine stands
+
+    def go(self, path: tuple[Step, ...]) -> None:
+        if path == self.at:
+            return
+        at, self.at = self.at, None  # unknown until the answers are in
+        if at is not None and path[:-1] == at and path:
+            self.engine.answer(path[-1])
+        else:
+            self.engine.load(self.setup)
+            for step in (*self.steps, *path):
+                self.engine.answer(step)
+        self.at = path
+
+    def options(self, path: tuple[Step, ...]) -> list[tuple[str, Step]] | None:
+        """The answers offered at ``path``, each as a ``play`` step writes it and as a
+        step; None once the game is over."""
+        self.go(path)
+        asked = self.engine.decision()
+        if not isinstance(asked, dict):
+            return None
+        ((family, _),) = asked.items()
+        return [
+            (step_text(family, answer), make_step(family, answer))
+            for answer in self.engine.options()
+        ]
+
+    def count(self, path: tuple[Step, ...], depth: int) -> int:
+        """``perft`` of the node at ``path``."""
+        if depth == 0:
+            return 1
+        options = self.options(path)
+        if options is None:
+            return 1
+        if depth == 1:
+            return len(options)
+        return sum(self.count((*path, step), depth - 1) for _, step in options)
+
+    def divide(self, path: tuple[Step, ...], depth: int) -> dict[str, tuple[Step, int]] | None:
+        """Each answer at ``path``, written, with its step and its count."""
+        options = self.options(path)
+        if options is None:
+            return None
+        return {text: (step, self.count((*path, step), depth - 1)) for text, step in options}
+
+
+def compare_command(
+    args: argparse.Namespace, scenario: Scenario, game: Game, registry: Registry
+) -> int:
+    """``perft PATH --depth N --engine CMD``: 0 if every first answer's count agrees,
+    1 naming the first branch, one ply at a time, whose counts differ."""
+    began = time.perf_counter()
+    with RemoteEngine(args.engine) as engine:
+        tree = RemoteTree(engine, scenario, registry)
+        try:
+            tree.options(())
+        except EngineRefused as refused:
+            if refused.code != UNSUPPORTED:
+                raise PerftError(f"{engine.label} refuses the perft position: {refused}") from None
+            raise PerftError(
+                f"{engine.label} does not list the legal answers (the protocol's options "
+                "op, docs/engine-protocol.md), which perft --engine counts"
+            ) from None
+        try:
+            status = descend(tree, game, args.depth, engine.label)
+        except OriflammeError as failed:  # the engine broke, or refused its own answer
+            print(f"{THEIRS} fails: {failed}")
+            status = 1
+    print(f"perft depth {args.depth} on both: {time.perf_counter() - began:.3f} s", file=sys.stderr)
+    return status
+
+
+def descend(tree: RemoteTree, game: Game, depth: int, label: str) -> int:
+    """Divide on both from the top, and go down the first branch whose counts differ."""
+    path: tuple[Step, ...] = ()
+    named: list[str] = []
+    ours_total = perft(game, depth)
+    theirs_total = tree.count(path, depth)
+    print(f"depth {depth}: {OURS} {ours_total:,}, {label} {theirs_total:,}")
+    indent = ""
+    while True:
+        mine = dict(divided(game, depth))
+        theirs = tree.divide(path, depth)
+        if theirs is None:
+            print(f"{indent}{THEIRS} ends the game here, and {OURS} goes on")
+            break
+        texts = [*mine, *(text for text in theirs if text not in mine)]
+        differing = next(
+            (
+                text
+                for text in texts
+                if text not in theirs or text not in mine or theirs[text][1] != mine[text]
+            ),
+            None,
+        )
+        if differing is None:
+            if not named:
+                print(f"every count agrees: {len(mine)} first answers")
+                return 0
+            print(f"{indent}(its answers' counts agree: the difference is below depth 1)")
+            return 1
+        named.append(differing)
+        if differing not in theirs:
+            print(f"{indent}{differing}: {OURS} {mine[differing]:,}, {THEIRS} does not offer it")
+            break
+        if differing not in mine:
+            count = theirs[differing][1]
+            print(f"{indent}{differing}: {THEIRS} {count:,}, {OURS} does not offer it")
+            break
+        print(f"{indent}{differing}: {OURS} {mine[differing]:,}, {THEIRS} {theirs[differing][1]:,}")
+        step = theirs[differing][0]
+        child = game.clone()
+        child.answer_option(answer_texts(game).index(differing))
+        game, path, depth, indent = child, (*path, step), depth - 1, indent + "  "
+        theirs_over = tree.options(path) is None
+        if game.decision is None or theirs_over:
+            who, other = (OURS, THEIRS) if game.decision is None else (THEIRS, OURS)
+            print(f"{indent}after it, {who} ends the game and {other} goes on")
+            break
+    print(f"the first branch whose counts differ: {'; '.join(named)}")
+    return 1

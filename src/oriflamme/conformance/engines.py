@@ -16,6 +16,8 @@ from typing import Any
 import attrs
 
 from oriflamme import (
+    FIRST,
+    LAST,
     CardId,
     Game,
     GameConfig,
@@ -32,6 +34,7 @@ from .protocol import (
     ENGINE_ERROR,
     ILLEGAL_ANSWER,
     UNKNOWN_CARD,
+    UNSUPPORTED,
     EngineRefused,
     Next,
     Table,
@@ -80,6 +83,12 @@ class Engine(abc.ABC):
     def table(self) -> Table:
         """The position now, as the scenario notation reads it."""
 
+    def options(self) -> tuple[Mapping[str, Any], ...]:
+        """The legal answers to the pending decision, each as a step's answer (``()``
+        once the game is over): the protocol's optional ``options``. An engine without
+        it raises :class:`EngineRefused` with the code ``unsupported``."""
+        raise EngineRefused(UNSUPPORTED, f"{self.label} does not list the legal answers")
+
     def fingerprint(self) -> object:
         """Something equal before and after an answer only if it changed nothing."""
         return (self.table(), self.decision())
@@ -127,6 +136,9 @@ class LocalEngine(Engine):
         except OriflammeError as failed:
             raise EngineRefused(ENGINE_ERROR, str(failed)) from None
         self._since = len(game.events)
+
+    def options(self) -> tuple[Mapping[str, Any], ...]:
+        return tuple(answer_options(self.game))
 
     def table(self) -> Table:
         game = self.game
@@ -203,6 +215,47 @@ def engine_answer(game: Game, step: Step) -> Any:
     if card is None:
         raise IllegalAnswer(f"cannot place {answer['place']}: there is no such card in this game")
     return Placement(card, spot)
+
+
+def answer_options(game: Game) -> list[dict[str, Any]]:
+    """The options of ``game``'s decision, in the engine's order, each written as the
+    answer of a ``play`` step (docs/scenarios.md): the reverse of :func:`engine_answer`.
+    ``[]`` once the game is over.
+
+    A card is named by its label, a queue position by the label of its top card, and
+    the one place of an empty queue as ``first``. A kind a plugin adds is written
+    ``{kind: option}``.
+    """
+    decision = game.decision
+    if decision is None:
+        return []
+    position = game.position()
+    labels = {card: label for label, card in position.ids.items()}
+    kind = decision.kind
+    found: list[dict[str, Any]] = []
+    for option in decision.options:
+        if kind == "place":
+            assert isinstance(option, Placement)
+            found.append({"place": labels[option.card], "at": _spot(option.at, position)})
+        elif kind == "reveal":
+            found.append({"reveal": bool(option)})
+        elif kind == "target":
+            found.append({"target": _spot(option, position)})
+        elif kind == "move":
+            found.append({"to": option})
+        elif kind == "twin":
+            found.append({"at": _spot(option, position)})
+        else:  # "choose", and a plugin's own kinds, under their own name
+            found.append({kind: option})
+    return found
+
+
+def _spot(at: object, position: Position) -> str:
+    """An end of the queue, or the top card of the position at index ``at``."""
+    if at in (FIRST, LAST):
+        return FIRST if not position.queue else str(at)  # one answer in an empty queue
+    assert type(at) is int
+    return position.queue[at][-1].card
 
 
 def _top_position(position: Position, card: str, what: str) -> int:

@@ -19,7 +19,8 @@ import attrs
 from oriflamme import OriflammeError, Position
 from oriflamme.yamlfile import show
 
-from .model import ZONES, CardEntry
+from .model import ANSWER_FORMS, ZONES, CardEntry
+from .scenario import SHAPES
 
 #: The version of the protocol this module speaks (the ``hello`` request names it).
 PROTOCOL_VERSION = 1
@@ -307,3 +308,29 @@ def read_next(value: object) -> Next:
     raise ProtocolError(
         f"'next' must be \"end\" or one family and a decision kind, not {show(value)}"
     )
+
+
+def read_options(value: object) -> tuple[dict[str, Any], ...]:
+    """The ``options`` of an ``options`` reply: a list of answers, each one answer form
+    of the scenario notation with each value of its JSON type (``true`` is no ``to``)."""
+    if not isinstance(value, list):
+        raise ProtocolError(f"'options' must be a list of answers, not {show(value)}")
+    found = []
+    for index, answer in enumerate(value):
+        if (
+            not isinstance(answer, Mapping)
+            or not all(isinstance(key, str) for key in answer)
+            or frozenset(answer) not in ANSWER_FORMS
+            or any(
+                type(answer[key]) is not int
+                if key == "to"
+                else not isinstance(answer[key], SHAPES[key][0])
+                for key in answer
+            )
+        ):
+            raise ProtocolError(
+                f"options[{index}] is not an answer of the notation, like "
+                f'{{"reveal": true}} or {{"place": "red.spy", "at": "first"}}: {show(answer)}'
+            )
+        found.append(dict(answer))
+    return tuple(found)

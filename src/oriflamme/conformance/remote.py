@@ -22,6 +22,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Mapping
 from types import TracebackType
 from typing import IO, Any, NoReturn, cast
 
@@ -45,6 +46,7 @@ from .protocol import (
     load_state,
     read_line,
     read_next,
+    read_options,
     read_table,
 )
 
@@ -292,6 +294,15 @@ class RemoteEngine(Engine):
 
     def answer(self, step: Step) -> None:
         self._request("answer", family=step.family, answer=dict(step.answer))
+
+    def options(self) -> tuple[Mapping[str, Any], ...]:
+        """The engine's ``options``: :class:`EngineRefused` with ``unsupported`` from an
+        engine without the op, as any other error reply."""
+        reply = self._request("options")
+        try:
+            return read_options(reply.get("options"))
+        except ProtocolError as exc:
+            raise ProtocolError(f"{self.label}: its reply to options: {exc}") from None
 
     def table(self) -> Table:
         reply = self._ask("state")

@@ -46,7 +46,7 @@ from .protocol import (
 )
 from .scenario import check_scenario, check_step
 
-OPS = ("hello", "load", "decision", "answer", "state", "quit")
+OPS = ("hello", "load", "decision", "answer", "state", "options", "quit")
 
 
 @attrs.frozen
@@ -117,6 +117,8 @@ class Session:
             return {"next": engine.decision()}
         if op == "state":
             return {"state": table_json(engine.table())}
+        if op == "options":
+            return {"options": list(engine.options())}
         family = request.get("family")
         if not isinstance(family, str):
             raise EngineRefused(BAD_REQUEST, f"'family' must be a family, not {show(family)}")
