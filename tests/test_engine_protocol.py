@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from io import BytesIO
@@ -629,7 +630,7 @@ def scenario(tmp_path: Path) -> Path:
         ("garbage", "its reply to load is not JSON: 'hello there'"),
         (
             "dies",
-            "it exited with status 3 before replying to load; its stderr ends: 'ValueError: boom'",
+            "it exited with status 3 before replying to load; its stderr says: 'ValueError: boom'",
         ),
         ("hangs", "no reply to load within 0.5 s"),
         ("long", "its reply to load is longer than 1000 bytes"),
@@ -670,6 +671,40 @@ def test_an_engine_s_words_are_printed_escaped(
         "the engine refused the starting position: engine_error: \\x1b[31mred\\u202e",
     )
     assert printable("a\tb \x07") == "a\\tb \\x07"
+
+
+# A Node.js engine that throws writes the error, its stack, then Node's version: the
+# runner quotes the error.
+CRASHES = """\
+const readline = require("readline");
+readline.createInterface({ input: process.stdin }).on("line", (line) => {
+  const request = JSON.parse(line);
+  if (request.op === "hello") {
+    process.stdout.write(JSON.stringify({ id: request.id, ok: true, protocol: 1 }) + "\\n");
+  } else {
+    const hand = undefined;
+    hand.push(1);
+  }
+});
+"""
+
+
+def test_a_node_engine_that_throws_is_quoted_by_its_error_not_its_version(
+    registry: Registry, scenario: Path, tmp_path: Path
+) -> None:
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not on PATH")
+    script = tmp_path / "crashes.js"
+    script.write_text(CRASHES, encoding="utf-8")
+    with RemoteEngine(f"{shlex.quote(node)} {shlex.quote(str(script))}") as engine:
+        result = run_file(scenario, registry, engine)
+    [problem] = result.problems
+    assert problem.startswith(f"loading the starting position: {engine.label}: it exited with")
+    assert problem.endswith(
+        "before replying to load; its stderr says: "
+        "\"TypeError: Cannot read properties of undefined (reading 'push')\""
+    ), problem
 
 
 def test_a_reply_or_an_echo_shows_bytes_escaped_once() -> None:

@@ -17,6 +17,7 @@ import io
 import itertools
 import os
 import queue
+import re
 import shlex
 import signal
 import subprocess
@@ -57,6 +58,14 @@ GRACE = 2.0
 #: The characters of an engine's stderr quoted when it breaks: the end of its last line.
 STDERR_QUOTE = 200
 
+#: The bytes of an engine's stderr kept: its last lines, a stack trace's included.
+STDERR_KEPT = 8192
+
+#: A line that names an error, as runtimes write them: ``TypeError: ...``,
+#: ``java.lang.IllegalStateException: ...``, ``thread 'main' panicked at ...``,
+#: ``panic: ...``, ``error: ...``; a stack frame (``at f (x.js:3:9)``) does not.
+_ERROR_LINE = re.compile(r"^(?!at )(\S*(Error|Exception)\b|.*\bpanicked\b|panic:|error\b)", re.I)
+
 #: Scenarios in a row that may break the engine before the run stops: an engine that
 #: cannot start, or hangs on every scenario, must not cost ten seconds a scenario.
 MAX_BREAKS_IN_A_ROW = 3
@@ -87,11 +96,15 @@ class _Tail:
         buffered = cast(io.BufferedReader, stream)  # what Popen makes of a pipe
         with contextlib.suppress(OSError, ValueError):
             for chunk in iter(lambda: buffered.read1(4096), b""):
-                self.data = (self.data + chunk)[-4 * STDERR_QUOTE :]
+                self.data = (self.data + chunk)[-STDERR_KEPT:]
 
-    def last_line(self) -> str:
+    def last_words(self) -> str:
+        """The last line that names an error, else the last line. A runtime may write
+        more after the error: Node.js a stack trace and its version, Java its frames."""
         lines = [line.strip() for line in self.data.decode("utf-8", "replace").splitlines()]
-        last = next((line for line in reversed(lines) if line), "")
+        lines = [line for line in lines if line]
+        named = [line for line in lines if _ERROR_LINE.search(line)]
+        last = (named or lines or [""])[-1]
         return last if len(last) <= STDERR_QUOTE else "..." + last[-STDERR_QUOTE:]
 
 
@@ -227,8 +240,8 @@ class RemoteEngine(Engine):
         if died:
             reason = f"{_ended(status)} before replying to {died}"
         self.breaks += 1
-        words = self._tail.last_line()
-        said = f"; its stderr ends: {words!r}" if words else ""
+        words = self._tail.last_words()
+        said = f"; its stderr says: {words!r}" if words else ""
         raise EngineBroken(f"{self.label}: {reason}{said}")
 
     # The conversation.
