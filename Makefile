@@ -29,13 +29,15 @@ EXAMPLES := $(wildcard ../shared/conformance/examples)
 # timings, which other tests running beside them would skew, and run alone after.
 PARALLEL := -n auto --dist worksteal -m "not serial"
 SERIAL := -m serial
-# The compiled run leaves out the pages, tested in Chromium in the pure run, the
-# study on a Ray cluster (Ray is heavy to install twice) and the release files (built
-# from the checkout, whatever is installed); the server, its API and the rest of study
-# run again on it.
-ONCE := -p no:cacheprovider --ignore=tests/test_web_browser.py \
-	--ignore=tests/test_web_layout.py --ignore=tests/test_study_ray.py \
-	--ignore=tests/test_sdist.py
+# The compiled run repeats the tests of what it compiles (the engine, the card sets and
+# the bots, through every door into them: the API, the CLI, scenarios, perft, plugins
+# installed beside it). The web server, studies, the RL wrappers, the docs and the
+# release files are not compiled and drive the same engine: they run once, in the pure
+# run, as does the one timing test (marked serial, in the web tests).
+ONCE := -p no:cacheprovider --ignore-glob='tests/test_web_*.py' \
+	--ignore-glob='tests/test_study*.py' --ignore-glob='tests/test_rl_*.py' \
+	--ignore=tests/test_sdist.py --ignore=tests/test_docs.py \
+	--ignore=tests/test_plugin_docs.py --ignore=tests/test_plots.py
 
 .PHONY: play test quick lint typecheck unit conformance compiled bench fuzz perft clean
 
@@ -90,7 +92,6 @@ compiled: $(STAMP)
 		"$$(echo dist/oriflamme-*.whl)[web,plot,rl,postgres]" pytest pytest-xdist \
 		'hypothesis>=6.100' 'setuptools>=77'
 	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(PARALLEL)
-	ORIFLAMME_EXPECT_COMPILED=1 $(COMPILED)/bin/python -m pytest $(ONCE) $(SERIAL)
 	cd / && $(abspath $(COMPILED))/bin/oriflamme conformance --quiet  # the wheel's own copy
 	$(if $(EXAMPLES),$(COMPILED)/bin/oriflamme conformance --quiet $(EXAMPLES))
 

@@ -9,7 +9,10 @@ then the same whatever the number of processes.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
+import multiprocessing.pool
+import queue
 import signal
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
@@ -73,10 +76,37 @@ def share_out(
         processes = min(jobs, -(-games // size))
         context = multiprocessing.get_context("fork")
         with context.Pool(processes, initializer=_ignore_interrupts) as pool:
-            for count, part in pool.imap_unordered(_play_share, shares(first, games, size)):
-                merge(part)
+            # At most two shares per process are handed out at a time. Fed all of them
+            # at once (imap_unordered), the pool's feeding thread was still writing
+            # shares when a failed game ended the pool, and the pool was seen to hang
+            # for ever joining it; this way it has nothing left to write by then.
+            finished: queue.SimpleQueue[tuple[bool, Any]] = queue.SimpleQueue()
+            waiting = shares(first, games, size)
+            out = 0
+            for seeds in itertools.islice(waiting, 2 * processes):
+                _hand_out(pool, seeds, finished)
+                out += 1
+            while out:
+                played, part = finished.get()
+                out -= 1
+                if not played:
+                    raise part
+                count, result = part
+                for seeds in itertools.islice(waiting, 1):
+                    _hand_out(pool, seeds, finished)
+                    out += 1
+                merge(result)
                 done += count
                 if progress is not None:
                     progress(done)
     finally:
         _PLAY = None
+
+
+def _hand_out(pool: Any, seeds: range, finished: queue.SimpleQueue[tuple[bool, Any]]) -> None:
+    pool.apply_async(
+        _play_share,
+        (seeds,),
+        callback=lambda part: finished.put((True, part)),
+        error_callback=lambda error: finished.put((False, error)),
+    )
