@@ -54,8 +54,9 @@ from typing import Any
 
 import yaml
 
-from oriflamme import COLOURS, Game, GameConfig, OriflammeError, QueueCard, Registry
+from oriflamme import COLOURS, Game, GameConfig, OriflammeError, Registry
 from oriflamme.conformance import load_scenario
+from oriflamme.conformance.protocol import entries, queue_json
 from oriflamme.limits import MAX_SEED
 from oriflamme.perft import MAX_DEPTH, answer_texts, perft, position_after_play
 from oriflamme.pool import share_out
@@ -234,31 +235,13 @@ def state_of(game: Game) -> dict[str, Any]:
     if position.phase == "resolution":
         state["resolving"] = position.resolving
     state["influence"] = {family: position.influence[family] for family in game.families}
-    state["queue"] = [
-        card_of(stack[0]) if len(stack) == 1 else [card_of(entry) for entry in stack]
-        for stack in position.queue
-    ]
+    state["queue"] = queue_json(entries(position))
     for zone in ("hands", "set_aside", "discarded", "eliminated"):
         cards = position.zone(zone)
         held = {family: list(cards[family]) for family in game.families if cards.get(family)}
         if held:
             state[zone] = held
     return state
-
-
-def card_of(entry: QueueCard) -> str | dict[str, Any]:
-    """A card of the queue as docs/scenarios.md writes it: its bare id when face down,
-    with no token and no owner."""
-    if not entry.up and not entry.tokens and entry.owner is None:
-        return entry.card
-    written: dict[str, Any] = {"card": entry.card}
-    if entry.up:
-        written["up"] = True
-    if entry.tokens:
-        written["tokens"] = entry.tokens
-    if entry.owner is not None:
-        written["owner"] = entry.owner
-    return written
 
 
 def scenario_text(entry: Mapping[str, Any]) -> str:
