@@ -15,7 +15,7 @@ from .bots.levels import DEFAULT_LEVEL, LEVELS, levels
 from .conformance.compare import GAMES
 from .conformance.export import add_export
 from .installed import version_line
-from .perft import add_perft
+from .perft import MAX_DEPTH
 from .web.serve import add_serve
 
 #: Games one ``simulate`` may play (hours of work on one core: a bound, not a goal).
@@ -283,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_ladder(commands)
     add_serve(commands)
-    add_perft(commands)
+    _add_perft(commands)
 
     conformance = commands.add_parser("conformance", help="run conformance scenarios")
     conformance.add_argument(
@@ -546,3 +546,36 @@ def _add_compare(parser: argparse.ArgumentParser) -> None:
         "(default: every core); what is found does not depend on it",
     )
     _add_progress(group)
+
+
+def _add_perft(commands: Any) -> None:
+    """The ``perft`` command's options (oriflamme.perft)."""
+    perft_parser = commands.add_parser(
+        "perft",
+        help="count the distinct sequences of decisions from a scenario's position",
+        description="Count the distinct sequences of DEPTH asked decisions from the "
+        "position a scenario's state sets, after its play steps (its expect is "
+        "ignored); docs/perft.md defines the count.",
+    )
+    perft_parser.add_argument("path", type=_text, metavar="PATH", help="a scenario file")
+    perft_parser.add_argument(
+        "--depth",
+        type=_bounded(1, MAX_DEPTH),
+        required=True,
+        help=f"the number of decisions in each sequence, 1 to {MAX_DEPTH}",
+    )
+    perft_parser.add_argument(
+        "--divide",
+        action="store_true",
+        help="also print each first answer, as a play step writes it, with its count",
+    )
+    perft_parser.add_argument(
+        "--engine",
+        type=_text,
+        default=None,
+        metavar="CMD",
+        help="count on this engine too, a program that speaks docs/engine-protocol.md with "
+        "its options op, and name the first branch whose counts differ, one ply at a time "
+        "(exit status 1 if one does)",
+    )
+    _add_plugin_options(perft_parser)

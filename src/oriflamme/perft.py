@@ -39,7 +39,7 @@ from .conformance.model import Scenario, Step
 from .conformance.position import build_game, checked_position
 from .conformance.protocol import UNSUPPORTED, EngineRefused
 from .conformance.remote import RemoteEngine
-from .conformance.runner import _play, _StepFailed
+from .conformance.runner import StepFailed, play_step
 from .conformance.scenario import load_scenario
 
 #: The deepest count the command runs: each ply multiplies the work by the number of
@@ -66,8 +66,8 @@ def position_after_play(scenario: Scenario, registry: Registry) -> Game:
     engine = LocalEngine(registry, build_game(scenario, registry))
     try:
         for step in scenario.steps:
-            _play(engine, step)
-    except _StepFailed as failure:
+            play_step(engine, step)
+    except StepFailed as failure:
         raise PerftError(f"play: {failure}") from None
     return engine.game
 
@@ -176,42 +176,6 @@ def answer_text(answer: Mapping[str, Any]) -> str:
 
 
 # The command.
-
-
-def add_perft(commands: Any) -> None:
-    """The ``perft`` command's options, on the command line's sub-commands."""
-    # Imported here: arguments.py imports this module to add the command.
-    from .arguments import _add_plugin_options, _bounded, _text  # noqa: PLC0415
-
-    perft_parser = commands.add_parser(
-        "perft",
-        help="count the distinct sequences of decisions from a scenario's position",
-        description="Count the distinct sequences of DEPTH asked decisions from the "
-        "position a scenario's state sets, after its play steps (its expect is "
-        "ignored); docs/perft.md defines the count.",
-    )
-    perft_parser.add_argument("path", type=_text, metavar="PATH", help="a scenario file")
-    perft_parser.add_argument(
-        "--depth",
-        type=_bounded(1, MAX_DEPTH),
-        required=True,
-        help=f"the number of decisions in each sequence, 1 to {MAX_DEPTH}",
-    )
-    perft_parser.add_argument(
-        "--divide",
-        action="store_true",
-        help="also print each first answer, as a play step writes it, with its count",
-    )
-    perft_parser.add_argument(
-        "--engine",
-        type=_text,
-        default=None,
-        metavar="CMD",
-        help="count on this engine too, a program that speaks docs/engine-protocol.md with "
-        "its options op, and name the first branch whose counts differ, one ply at a time "
-        "(exit status 1 if one does)",
-    )
-    _add_plugin_options(perft_parser)
 
 
 def perft_command(args: argparse.Namespace, registry: Registry) -> int:

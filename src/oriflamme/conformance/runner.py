@@ -28,7 +28,15 @@ from .position import build_game, checked_position
 from .protocol import ENGINE_ERROR, REFUSALS, EngineRefused, printable
 from .scenario import load_scenario
 
-__all__ = ["ScenarioResult", "engine_answer", "find_scenarios", "run_file", "run_paths"]
+__all__ = [
+    "ScenarioResult",
+    "StepFailed",
+    "engine_answer",
+    "find_scenarios",
+    "play_step",
+    "run_file",
+    "run_paths",
+]
 
 
 @attrs.frozen
@@ -47,8 +55,9 @@ class ScenarioResult:
         return "\n".join([self.line(), *(f"    {p}" for p in self.problems)])
 
 
-class _StepFailed(Exception):
-    pass
+class StepFailed(Exception):
+    """A step that could not be played: not the question asked, or refused; the message
+    names the step and its line."""
 
 
 def find_scenarios(paths: Iterable[str | Path]) -> list[Path]:
@@ -124,8 +133,8 @@ def run_scenario(
             return _failed(scenario, _one_line(f"loading the starting position: {broken}"))
     try:
         for step in scenario.steps:
-            _play(engine, step)
-    except _StepFailed as failure:
+            play_step(engine, step)
+    except StepFailed as failure:
         return _failed(scenario, str(failure))
     try:
         found = differences(scenario, engine.table(), engine.decision())
@@ -144,24 +153,24 @@ def _failed(scenario: Scenario, reason: str) -> ScenarioResult:
     return ScenarioResult(scenario.path, scenario.name, False, (reason,))
 
 
-def _play(engine: Engine, step: Step) -> None:
+def play_step(engine: Engine, step: Step) -> None:
     """Answer ``step``, after checking that the engine asks for it."""
     where = f"step {step.number} ({step.where})"
     try:
         _answer(engine, step, where)
     except OriflammeError as broken:  # the engine could not be asked (a remote one died)
-        raise _StepFailed(f"{where}: {_one_line(str(broken))}") from None
+        raise StepFailed(f"{where}: {_one_line(str(broken))}") from None
 
 
 def _answer(engine: Engine, step: Step, where: str) -> None:
     asked = engine.decision()
     if asked == "end":
-        raise _StepFailed(
+        raise StepFailed(
             f"{where}: {step.family} should answer a {step.kind} decision, but the game is over"
             f"{engine.unasked(step)}"
         )
     if asked != {step.family: step.kind}:
-        raise _StepFailed(
+        raise StepFailed(
             f"{where}: expected {{{step.family}: {step.kind}}} to be asked, "
             f"but the game asks {asked}{engine.unasked(step)}"
         )
@@ -171,17 +180,17 @@ def _answer(engine: Engine, step: Step, where: str) -> None:
     except EngineRefused as refused:
         reason = refused.message if refused.code in (*REFUSALS, ENGINE_ERROR) else str(refused)
         if refused.code not in REFUSALS:
-            raise _StepFailed(
+            raise StepFailed(
                 f"{where}: answering {dict(step.answer)} failed: {_one_line(reason)}"
             ) from None
         if not step.error:
-            raise _StepFailed(
+            raise StepFailed(
                 f"{where}: the engine refused {dict(step.answer)}: {_one_line(reason)}"
             ) from None
         if engine.fingerprint() != before:
-            raise _StepFailed(f"{where}: the refused answer changed the game") from None
+            raise StepFailed(f"{where}: the refused answer changed the game") from None
         return
     if step.error:
-        raise _StepFailed(
+        raise StepFailed(
             f"{where}: {dict(step.answer)} should have been refused, but the engine accepted it"
         )
