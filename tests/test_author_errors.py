@@ -162,6 +162,22 @@ def test_a_card_without_an_ability_is_an_error_naming_the_card_and_its_file(
     )
 
 
+def test_a_card_without_an_ability_and_no_near_miss_is_named_all_the_same(
+    tmp_path: Path,
+) -> None:
+    """No ability given for any card of no set: no misspelling to suggest."""
+    sheet = one_card_set(tmp_path, "heralds", "herald")
+    plugin = SimpleNamespace(register_card_sets=hookimpl(lambda: [sheet]))
+    registry = registry_with({"heralds": plugin})
+    with pytest.raises(PluginError) as error:
+        Game.new(GameConfig(seed=4, sets=("base", "heralds")), registry=registry)
+    assert str(error.value) == (
+        f"plugin 'heralds': {sheet}:4: card 'herald' has no ability: no plugin's "
+        "register_abilities gives one for 'herald'; a card that does nothing is given an "
+        "oriflamme.Ability() all the same"
+    )
+
+
 def test_a_card_that_does_nothing_on_purpose_is_given_an_ability(tmp_path: Path) -> None:
     sheet = one_card_set(tmp_path, "mimes", "mime")
     plugin = SimpleNamespace(

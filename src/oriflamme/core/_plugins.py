@@ -439,10 +439,14 @@ def _check_abilities(provided: Provided, keys: set[str]) -> None:
     # An ability given for no card is the likely misspelling of this card's key.
     spare = sorted(set(provided.abilities) - set(provided.cards))
     close = difflib.get_close_matches(card.key, spare, n=1)
-    hint = f" (an ability is given for {close[0]!r}, which no set has: a misspelling?)"
+    hint = (
+        f" (an ability is given for {close[0]!r}, which no set has: a misspelling?)"
+        if close
+        else ""
+    )
     raise PluginError(
         f"plugin {plugin!r}: {card.source}: card {card.key!r} has no ability: no plugin's "
-        f"register_abilities gives one for {card.key!r}{hint if close else ''}; a card "
+        f"register_abilities gives one for {card.key!r}{hint}; a card "
         "that does nothing is given an oriflamme.Ability() all the same"
     )
 
