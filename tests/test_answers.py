@@ -85,6 +85,26 @@ def test_an_answer_out_of_turn_is_refused(registry: Registry) -> None:
     assert game.snapshot() == before
 
 
+@pytest.mark.parametrize("family", [0, ["red"], None.__class__, b"red"])
+def test_a_family_that_is_no_name_is_refused_compiled_or_not(
+    registry: Registry, family: object
+) -> None:
+    """Compiled, a parameter typed str would raise TypeError before the method could
+    refuse: every form refuses alike."""
+    seed = 8
+    print(f"seed={seed}")
+    game = new_game(registry, seed, first_player="red")
+    before = game.snapshot()
+    option = game.decision.options[0] if game.decision else None
+    with pytest.raises(IllegalAnswer, match="it is red's turn to answer a place decision"):
+        game.answer(option, family=family)
+    with pytest.raises(IllegalAnswer, match="it is red's turn to answer a place decision"):
+        game.answer_option(0, family=family)
+    with pytest.raises(ValueError, match="is not a family of this game"):
+        game.observe(family)
+    assert game.snapshot() == before
+
+
 def test_a_game_that_is_over_refuses_answers(registry: Registry) -> None:
     seed = 4
     print(f"seed={seed}")

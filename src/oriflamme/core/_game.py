@@ -123,7 +123,9 @@ class Game:
         """The pending decision, or None when the game is over."""
         return self._state.pending
 
-    def answer(self, answer: object, *, family: str | None = None) -> None:
+    # ``family`` is typed object: compiled, a str annotation would refuse a caller's
+    # 0 or ['red'] with TypeError before the method could refuse it as an answer.
+    def answer(self, answer: object, *, family: object = None) -> None:
         """Answer the pending decision and play on to the next one.
 
         ``answer`` is one of ``decision.options``, or the same value as JSON sent it
@@ -140,7 +142,7 @@ class Game:
         checked = builtin_check(decision.kind, self._engine.effects, decision, answer)
         self._commit(decision, self._table_check(decision, answer) if checked is None else checked)
 
-    def answer_option(self, number: object, *, family: str | None = None) -> None:
+    def answer_option(self, number: object, *, family: object = None) -> None:
         """Answer with option ``number`` of the pending decision (see :mod:`.decisions`).
 
         ``family``, if given, is who answers, as for :meth:`answer`."""
@@ -231,8 +233,12 @@ class Game:
 
     # Looking at it.
 
-    def observe(self, family: str | None = None) -> Observation:
-        """What ``family`` may see now, as plain data; None: what a spectator sees."""
+    def observe(self, family: object = None) -> Observation:
+        """What ``family`` may see now, as plain data; None: what a spectator sees. Any
+        other value than a family's name raises ValueError, compiled or not."""
+        if family is not None and type(family) is not str:
+            known = ", ".join(self._state.families)
+            raise ValueError(f"{shown(family)} is not a family of this game ({known})")
         return observe(self._state, family)
 
     def position(self) -> Position:
