@@ -1,4 +1,5 @@
-"""The events a game records and plugins observe (hooks ``on_<event>``, see
+"""The events a game records and plugins observe (each through its hook, named in
+:data:`HOOKS`: ``card_placed`` for ``placed``, ``game_started``...; see
 docs/plugins.md), the table of their types by name, and their JSON form."""
 
 from .core import (

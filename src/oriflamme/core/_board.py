@@ -99,11 +99,6 @@ class Board:
         s = self._state
         return MappingProxyType(s.by_family(s.zone(zone)))
 
-    def zone_of(self, zone: str, family: str) -> tuple[CardId, ...]:
-        """``family``'s cards in ``zone`` (see :meth:`pile`), in order."""
-        s = self._state
-        return s.zone(zone)[s.seat[family]]
-
     @property
     def hands(self) -> Mapping[str, tuple[CardId, ...]]:
         return self.pile("hands")

@@ -1,5 +1,5 @@
 """What abilities and event hooks may do to a game: the rulebook's verbs, ``ask`` and
-``then`` (the read-only questions about the table are in :mod:`.queue`).
+``then`` (the read-only questions about the table are :class:`._board.Board`'s).
 
 An ability receives an :class:`Effects` (its ``game`` argument). Everything it reads
 is immutable (tuples, read-only mappings), and everything it changes goes through a

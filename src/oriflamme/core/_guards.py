@@ -293,8 +293,3 @@ def guarded_rules(rules: GameRules) -> GameRules:
 
 def _changed(new: Mapping[Any, object], old: Mapping[Any, object]) -> bool:
     return any(value is not old[key] for key, value in new.items())
-
-
-def is_guarded(ability: object) -> bool:
-    """Whether ``ability`` (from the engine's rules) is third-party code."""
-    return isinstance(ability, GuardedAbility)
