@@ -90,16 +90,22 @@ def venv_with(where: Path, *packages: Path) -> Path:
     """A fresh virtual environment at ``where`` with ``packages`` pip-installed, as a
     user installs them (pure Python: these check an install, not the compiled build)."""
     subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=300)
-    install = subprocess.run(
-        [str(where / "bin" / "pip"), "install", "--quiet", *map(str, packages)],
+    pure_build([str(where / "bin" / "pip"), "install", "--quiet", *map(str, packages)])
+    return where
+
+
+def pure_build(command: list[str]) -> None:
+    """Run ``command`` (a pip install, a ``python -m build``) with oriflamme built as pure
+    Python, as these tests check what is built, not the compiling; it must succeed."""
+    done = subprocess.run(
+        command,
         env={**os.environ, "ORIFLAMME_PURE": "1"},
         capture_output=True,
         text=True,
         timeout=900,
         check=False,
     )
-    assert install.returncode == 0, install.stderr[-3000:]
-    return where
+    assert done.returncode == 0, done.stderr[-3000:]
 
 
 #: A Markdown link's target (inline links; images too).

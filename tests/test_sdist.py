@@ -10,7 +10,6 @@ clean clone has them. Pure Python (ORIFLAMME_PURE=1): compiling is tested by
 
 from __future__ import annotations
 
-import os
 import shlex
 import shutil
 import subprocess
@@ -22,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from .conftest import ROOT
-from .helpers import dead_links, venv_with
+from .helpers import dead_links, pure_build, venv_with
 
 pytestmark = pytest.mark.slow
 
@@ -53,15 +52,7 @@ def run(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_the_sdist_installs_and_runs_the_suite_it_carries(tmp_path: Path) -> None:
     source = checkout_copy(tmp_path / "clone")
     dist = tmp_path / "dist"
-    built = subprocess.run(
-        [sys.executable, "-m", "build", "--outdir", str(dist), str(source)],
-        env={**os.environ, "ORIFLAMME_PURE": "1"},
-        capture_output=True,
-        text=True,
-        timeout=600,
-        check=False,
-    )
-    assert built.returncode == 0, built.stderr[-3000:]
+    pure_build([sys.executable, "-m", "build", "--outdir", str(dist), str(source)])
     sdist, wheel = next(dist.glob("*.tar.gz")), next(dist.glob("*.whl"))
     twine = [sys.executable, "-m", "twine", "check", "--strict"]
     checked = run([*twine, str(sdist), str(wheel)], dist)
